@@ -1,0 +1,69 @@
+"""Hard limits: named, cited, cheap to check.
+
+Owns the numbers that bound work and memory for untrusted input. Every limit is an
+integer compare made before allocating; exceeding one yields a diagnostic, never an
+exception. Imports nothing from the package.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+__all__ = [
+    "DEFAULT_MAX_DATA_MODEL_BYTES",
+    "DEFAULT_MAX_DEPTH",
+    "DEFAULT_MAX_LINE_BYTES",
+    "DEFAULT_MAX_LIVE_SURFACES",
+    "DEFAULT_MAX_NODES",
+    "DEFAULT_MAX_OPERATIONS",
+    "DEFAULT_MAX_STRING_LENGTH",
+    "DEFAULT_MAX_TEMPLATE_ITEMS",
+    "Limits",
+]
+
+#: Element depth: the root is depth 0 and a node at depth 32 is dropped with its subtree.
+#: Same as upstream's converter (assistant-ui ``DEPTH_CAP``), reference converter §1f.
+DEFAULT_MAX_DEPTH = 32
+#: Items a template expands before it is truncated; upstream ``TEMPLATE_ITEM_CAP``.
+DEFAULT_MAX_TEMPLATE_ITEMS = 100
+#: Elements one conversion may emit, ListView and ListViewItem included; upstream ``NODE_BUDGET``.
+DEFAULT_MAX_NODES = 5000
+#: Longest input line (JSONL line or SSE event). 16 MiB: four times the largest surface
+#: the middleware was seen to emit, small enough that a bad stream cannot exhaust memory.
+DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
+#: Encoded size of one surface's data model after an update. Beyond it the update is
+#: skipped: a chat surface's data is kilobytes, and 8 MiB keeps a hostile agent's state small.
+DEFAULT_MAX_DATA_MODEL_BYTES = 8 * 1024 * 1024
+#: Operations applied from one snapshot; the rest are skipped. Cumulative snapshots of
+#: real agents carry a handful; 10,000 bounds a hostile one.
+DEFAULT_MAX_OPERATIONS = 10_000
+#: Surfaces alive at once in one run; creating more is skipped. Thousands of surfaces
+#: in one chat are already unusual; 10,000 bounds memory.
+DEFAULT_MAX_LIVE_SURFACES = 10_000
+#: Characters of one string copied into output; longer strings are cut there. Output
+#: is rendered in a browser, where a megabyte of text in one prop is always a mistake.
+DEFAULT_MAX_STRING_LENGTH = 1_000_000
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True):
+    """Every bound a2ui-stream enforces, passed to constructors.
+
+    Attributes:
+        max_depth: deepest element depth emitted (root is 0; depth ``max_depth`` is dropped).
+        max_template_items: items a template expands.
+        max_nodes: elements one conversion emits.
+        max_line_bytes: longest input line or SSE event.
+        max_data_model_bytes: largest encoded data model of one surface.
+        max_operations: operations applied from one snapshot.
+        max_live_surfaces: surfaces alive at once in one run.
+        max_string_length: longest string copied into output.
+    """
+
+    max_depth: int = DEFAULT_MAX_DEPTH
+    max_template_items: int = DEFAULT_MAX_TEMPLATE_ITEMS
+    max_nodes: int = DEFAULT_MAX_NODES
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    max_data_model_bytes: int = DEFAULT_MAX_DATA_MODEL_BYTES
+    max_operations: int = DEFAULT_MAX_OPERATIONS
+    max_live_surfaces: int = DEFAULT_MAX_LIVE_SURFACES
+    max_string_length: int = DEFAULT_MAX_STRING_LENGTH

@@ -1,0 +1,27 @@
+"""Shared fixtures: where the reference data from ``../shared`` lives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SAMPLES = SHARED / "a2ui-samples"
+VOCABULARY = SHARED / "reference" / "generative-ui-vocabulary.json"
+
+
+@pytest.fixture
+def samples_dir() -> Path:
+    """The A2UI sample files; skip when this checkout has no ``../shared`` beside it."""
+    if not SAMPLES.is_dir():
+        pytest.skip(f"A2UI samples not found at {SAMPLES} (checkout without ../shared)")
+    return SAMPLES
+
+
+@pytest.fixture
+def vocabulary_path() -> Path:
+    """The vocabulary prop schemas; skip when ``../shared`` is absent."""
+    if not VOCABULARY.is_file():
+        pytest.skip(f"vocabulary schemas not found at {VOCABULARY} (checkout without ../shared)")
+    return VOCABULARY
