@@ -1,0 +1,719 @@
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+import textwrap
+import time
+import tracemalloc
+from typing import TYPE_CHECKING
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from a2ui_stream import _log
+from a2ui_stream._diagnostics import Severity
+from a2ui_stream._log import EventLog, FileLog, MemoryLog
+from a2ui_stream.errors import LogLockedError, UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+
+    from a2ui_stream._log import FsyncPolicy
+
+import log_writer
+
+LINES = [b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}', b'{"n":1}', b'{"n":"\xc3\xa9"}']
+
+# -- the contract, run against every store ---------------------------------------------------
+
+
+@pytest.fixture(params=["memory", "file"])
+def make_log(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[], EventLog]]:
+    """Build empty logs of one store kind; close them all at the end."""
+    made: list[EventLog] = []
+
+    def make() -> EventLog:
+        log: EventLog
+        if request.param == "memory":
+            log = MemoryLog()
+        else:
+            log = FileLog.open(tmp_path / f"log-{len(made)}.jsonl", fsync="never")
+        made.append(log)
+        return log
+
+    yield make
+    for log in made:
+        log.close()
+
+
+class TestContract:
+    def test_new_log_is_empty(self, make_log: Callable[[], EventLog]) -> None:
+        """A new log holds no records and reads nothing."""
+        log = make_log()
+        assert len(log) == 0
+        assert list(log.read()) == []
+
+    def test_append_numbers_from_zero(self, make_log: Callable[[], EventLog]) -> None:
+        """Each append returns the next seq, starting at 0."""
+        log = make_log()
+        assert [log.append(line) for line in LINES] == [0, 1, 2]
+        assert len(log) == 3
+
+    def test_read_returns_lines_in_order(self, make_log: Callable[[], EventLog]) -> None:
+        """Reading yields every line with its seq, byte for byte."""
+        log = make_log()
+        log.append_many(LINES)
+        assert list(log.read()) == list(enumerate(LINES))
+
+    def test_append_many_returns_last_seq(self, make_log: Callable[[], EventLog]) -> None:
+        """A batch returns the seq of its last line and continues the numbering."""
+        log = make_log()
+        log.append(b"a")
+        assert log.append_many([b"b", b"c"]) == 2
+        assert log.append(b"d") == 3
+
+    def test_empty_batch_changes_nothing(self, make_log: Callable[[], EventLog]) -> None:
+        """An empty batch appends nothing and returns the last seq (-1 when empty)."""
+        log = make_log()
+        assert log.append_many([]) == -1
+        log.append(b"a")
+        assert log.append_many([]) == 0
+        assert len(log) == 1
+
+    @pytest.mark.parametrize("start", [0, 1, 2, 3])
+    def test_read_from_start(self, make_log: Callable[[], EventLog], start: int) -> None:
+        """Reading from a seq yields exactly the records from that seq on."""
+        log = make_log()
+        log.append_many(LINES)
+        assert list(log.read(start)) == list(enumerate(LINES))[start:]
+
+    @pytest.mark.parametrize("start", [-1, 4])
+    def test_read_outside_log_raises(self, make_log: Callable[[], EventLog], start: int) -> None:
+        """A start before 0 or past the end is caller misuse."""
+        log = make_log()
+        log.append_many(LINES)
+        with pytest.raises(UsageError, match="cannot read from seq"):
+            log.read(start)
+
+    def test_read_sees_records_present_at_call(self, make_log: Callable[[], EventLog]) -> None:
+        """Records appended after read() was called are not part of that read."""
+        log = make_log()
+        log.append(b"a")
+        reader = log.read()
+        log.append(b"b")
+        assert list(reader) == [(0, b"a")]
+        assert list(log.read()) == [(0, b"a"), (1, b"b")]
+
+    def test_interleaved_reads_and_appends(self, make_log: Callable[[], EventLog]) -> None:
+        """Appending while a reader is half way through disturbs neither."""
+        log = make_log()
+        log.append_many([b"a", b"b"])
+        reader = log.read()
+        assert next(reader) == (0, b"a")
+        log.append(b"c")
+        assert list(reader) == [(1, b"b")]
+
+    @pytest.mark.parametrize("line", [b"", b"a\nb", b"\n"])
+    def test_unstorable_line_is_refused(
+        self, make_log: Callable[[], EventLog], line: bytes
+    ) -> None:
+        """An empty line or one with a line feed is caller misuse."""
+        log = make_log()
+        with pytest.raises(UsageError, match="log line"):
+            log.append(line)
+        assert len(log) == 0
+
+    def test_bad_batch_appends_nothing(self, make_log: Callable[[], EventLog]) -> None:
+        """A batch with one unstorable line is refused whole."""
+        log = make_log()
+        with pytest.raises(UsageError):
+            log.append_many([b"ok", b"bad\n"])
+        assert len(log) == 0
+        assert list(log.read()) == []
+
+    def test_any_bytes_but_line_feed_round_trip(self, make_log: Callable[[], EventLog]) -> None:
+        """The log is byte-agnostic: invalid UTF-8, NUL and CR come back unchanged."""
+        log = make_log()
+        odd = [b"\xff\xfe", b"\x00", b"a\rb", bytes(range(11, 256))]
+        log.append_many(odd)
+        assert [line for _, line in log.read()] == odd
+
+    def test_close_twice_is_fine(self, make_log: Callable[[], EventLog]) -> None:
+        """Closing an already closed log does nothing."""
+        log = make_log()
+        log.close()
+        log.close()
+
+    @pytest.mark.parametrize(
+        "use",
+        [
+            lambda log: log.append(b"a"),
+            lambda log: log.append_many([b"a"]),
+            lambda log: log.read(),
+            lambda log: log.flush(),
+        ],
+        ids=["append", "append_many", "read", "flush"],
+    )
+    def test_use_after_close_raises(
+        self, make_log: Callable[[], EventLog], use: Callable[[EventLog], object]
+    ) -> None:
+        """Appending, reading or flushing a closed log is caller misuse."""
+        log = make_log()
+        log.close()
+        with pytest.raises(UsageError, match="closed"):
+            use(log)
+
+    def test_flush_keeps_records(self, make_log: Callable[[], EventLog]) -> None:
+        """Flushing changes nothing visible."""
+        log = make_log()
+        log.append_many(LINES)
+        log.flush()
+        assert list(log.read()) == list(enumerate(LINES))
+
+    @settings(
+        max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
+    @given(
+        batches=st.lists(
+            st.lists(
+                st.binary(min_size=1, max_size=40).filter(lambda b: b"\n" not in b), max_size=5
+            ),
+            max_size=12,
+        ),
+        start=st.integers(min_value=0, max_value=60),
+    )
+    def test_behaves_like_a_list(
+        self, make_log: Callable[[], EventLog], batches: list[list[bytes]], start: int
+    ) -> None:
+        """Any mix of appends and batches reads back like appending to a list."""
+        log = make_log()
+        model: list[bytes] = []
+        for batch in batches:
+            if len(batch) == 1:
+                assert log.append(batch[0]) == len(model)
+            else:
+                assert log.append_many(batch) == len(model) + len(batch) - 1
+            model.extend(batch)
+        assert len(log) == len(model)
+        start = min(start, len(model))
+        assert list(log.read(start)) == list(enumerate(model))[start:]
+
+
+# -- the file store --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    """Where a test's log file goes."""
+    return tmp_path / "events.jsonl"
+
+
+class TestFileFormat:
+    def test_file_is_a_jsonl_recording(self, path: Path) -> None:
+        """The file holds each line followed by a line feed, nothing else."""
+        with FileLog.open(path) as log:
+            log.append(LINES[0])
+            log.append_many(LINES[1:])
+        assert path.read_bytes() == b"".join(line + b"\n" for line in LINES)
+
+    def test_reopen_keeps_records_and_numbering(self, path: Path) -> None:
+        """A reopened log reads the same records and appends after them."""
+        with FileLog.open(path) as log:
+            log.append_many(LINES)
+        with FileLog.open(path) as log:
+            assert log.recovered is None
+            assert list(log.read()) == list(enumerate(LINES))
+            assert log.append(b"next") == 3
+        with FileLog.open(path) as log:
+            assert len(log) == 4
+
+    def test_size_is_committed_bytes(self, path: Path) -> None:
+        """``size`` is the offset where the next record starts."""
+        with FileLog.open(path) as log:
+            assert log.size == 0
+            log.append(b"abc")
+            assert log.size == 4
+        assert path.stat().st_size == 4
+
+    def test_bad_options_are_refused(self, path: Path) -> None:
+        """An unknown fsync policy or a non-positive batch size is caller misuse."""
+        with pytest.raises(UsageError, match="fsync must be"):
+            FileLog.open(path, fsync="sometimes")  # type: ignore[arg-type]
+        with pytest.raises(UsageError, match="batch_events"):
+            FileLog.open(path, fsync="batch", batch_events=0)
+        assert not path.exists()
+
+    def test_missing_directory_raises_oserror(self, tmp_path: Path) -> None:
+        """A log in a directory that does not exist is an OSError, not a new directory."""
+        with pytest.raises(FileNotFoundError):
+            FileLog.open(tmp_path / "absent" / "log.jsonl")
+
+    def test_repr_names_path_and_state(self, path: Path) -> None:
+        """The repr shows path, record count and policy or closed state."""
+        log = FileLog.open(path, fsync="batch")
+        log.append(b"a")
+        assert repr(log) == f"<FileLog {str(path)!r} records=1 batch>"
+        log.close()
+        assert repr(log).endswith("closed>")
+
+
+TORN_TAILS = {
+    "partial line": b'{"type":"TEXT_MESSAGE_CONT',
+    "partial utf-8": '{"delta":"漢'.encode()[:-1],
+    "complete json without line feed": b'{"type":"RUN_FINISHED","threadId":"t","runId":"r"}',
+    "single byte": b"{",
+    "long fragment": b'{"delta":"' + b"x" * 5000,
+}
+
+
+class TestTornTail:
+    @pytest.mark.parametrize("fragment", TORN_TAILS.values(), ids=TORN_TAILS.keys())
+    def test_fragment_is_truncated_and_reported(self, path: Path, fragment: bytes) -> None:
+        """Every complete line is kept, the fragment is cut off and a warning says so."""
+        committed = b"".join(line + b"\n" for line in LINES)
+        path.write_bytes(committed + fragment)
+        with FileLog.open(path) as log:
+            assert list(log.read()) == list(enumerate(LINES))
+            diagnostic = log.recovered
+            assert diagnostic is not None
+            assert diagnostic.code == "log.torn_tail"
+            assert diagnostic.severity is Severity.WARNING
+            assert diagnostic.offset == len(committed)
+            assert diagnostic.seq == 3
+            assert diagnostic.raw == fragment[:64]
+            assert f"{len(fragment)} bytes at byte {len(committed)}" in diagnostic.message
+            assert str(path) in diagnostic.message
+        assert path.read_bytes() == committed
+
+    def test_append_after_recovery_starts_a_clean_line(self, path: Path) -> None:
+        """After truncation the next record follows the last complete one."""
+        path.write_bytes(b"a\nb\n" + b'{"torn')
+        with FileLog.open(path) as log:
+            assert log.append(b"c") == 2
+        assert path.read_bytes() == b"a\nb\nc\n"
+
+    def test_file_of_only_a_fragment_becomes_empty(self, path: Path) -> None:
+        """A file with no line feed at all holds no complete record."""
+        path.write_bytes(b'{"type":"RUN_STA')
+        with FileLog.open(path) as log:
+            assert len(log) == 0
+            assert log.recovered is not None
+            assert log.recovered.offset == 0
+        assert path.read_bytes() == b""
+
+    @pytest.mark.parametrize("content", [b"", b"a\n", b"a\nb\n"])
+    def test_clean_file_reports_nothing(self, path: Path, content: bytes) -> None:
+        """A file ending in a line feed (or empty) needs no recovery."""
+        path.write_bytes(content)
+        with FileLog.open(path) as log:
+            assert log.recovered is None
+        assert path.read_bytes() == content
+
+    def test_truncation_is_synced(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Recovery makes the truncation durable before the log is used."""
+        path.write_bytes(b"a\nb")
+        synced = _count_syncs(monkeypatch)
+        FileLog.open(path).close()
+        assert synced == [1]
+
+    def test_fragment_across_scan_chunks(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A fragment longer than the scan chunk is still found and cut whole."""
+        monkeypatch.setattr(_log, "_SCAN_CHUNK", 7)
+        path.write_bytes(b"first line\nsecond\n" + b"y" * 30)
+        with FileLog.open(path) as log:
+            assert [line for _, line in log.read()] == [b"first line", b"second"]
+            assert log.recovered is not None
+            assert log.recovered.offset == 18
+        assert path.stat().st_size == 18
+
+
+class TestReadOnly:
+    def test_reads_without_lock_while_writer_holds_it(self, path: Path) -> None:
+        """A read-only open works beside the writer and sees what was committed."""
+        with FileLog.open(path) as writer:
+            writer.append_many(LINES)
+            with FileLog.open(path, readonly=True) as reader:
+                writer.append(b"later")
+                assert list(reader.read()) == list(enumerate(LINES))
+
+    def test_torn_tail_is_reported_not_truncated(self, path: Path) -> None:
+        """Read-only recovery skips the fragment but leaves the file as it was."""
+        path.write_bytes(b"a\nb\nfrag")
+        with FileLog.open(path, readonly=True) as log:
+            assert list(log.read()) == [(0, b"a"), (1, b"b")]
+            assert log.recovered is not None
+            assert log.recovered.message.startswith("ignored")
+        assert path.read_bytes() == b"a\nb\nfrag"
+
+    def test_append_is_refused(self, path: Path) -> None:
+        """Appending through a read-only open is caller misuse."""
+        path.write_bytes(b"a\n")
+        with FileLog.open(path, readonly=True) as log, pytest.raises(UsageError, match="read-only"):
+            log.append(b"b")
+
+    def test_missing_file_is_not_created(self, path: Path) -> None:
+        """A read-only open of an absent log fails instead of creating it."""
+        with pytest.raises(FileNotFoundError):
+            FileLog.open(path, readonly=True)
+        assert not path.exists()
+
+
+class TestLock:
+    def test_second_writer_in_same_process_is_refused(self, path: Path) -> None:
+        """Two open logs on one path conflict even inside one process."""
+        with FileLog.open(path):
+            with pytest.raises(LogLockedError, match="locked by another writer") as caught:
+                FileLog.open(path)
+            assert str(path) in str(caught.value)
+
+    def test_lock_is_released_on_close(self, path: Path) -> None:
+        """After close another writer may open the log."""
+        FileLog.open(path).close()
+        FileLog.open(path).close()
+
+    def test_refused_open_leaves_the_file_alone(self, path: Path) -> None:
+        """A refused writer truncates nothing, even with a torn tail present."""
+        with FileLog.open(path) as log:
+            log.append(b"a")
+            with path.open("ab") as raw:
+                raw.write(b"frag")
+            with pytest.raises(LogLockedError):
+                FileLog.open(path)
+        assert path.read_bytes() == b"a\nfrag"
+
+    def test_writer_in_another_process_is_refused(self, path: Path) -> None:
+        """A second process cannot open a log this process writes."""
+        with FileLog.open(path):
+            result = _run_python(
+                f"""
+                from a2ui_stream._log import FileLog
+                from a2ui_stream.errors import LogLockedError
+                try:
+                    FileLog.open({str(path)!r})
+                except LogLockedError as error:
+                    print("locked:", error)
+                """
+            )
+        assert result.startswith("locked:")
+        assert str(path) in result
+
+    def test_this_process_is_refused_while_another_writes(self, path: Path) -> None:
+        """This process cannot open a log a running writer process holds."""
+        acks = path.with_suffix(".acks")
+        with acks.open("wb") as out:
+            writer = subprocess.Popen(  # noqa: S603 (our own helper script)
+                log_writer.writer_command(path, "never", 0, 10, 0.5), stdout=out
+            )
+        try:
+            while not acks.read_bytes():
+                if writer.poll() is not None:
+                    pytest.fail("the writer exited before appending")
+                time.sleep(0.01)
+            with pytest.raises(LogLockedError):
+                FileLog.open(path)
+        finally:
+            writer.kill()
+            writer.wait()
+        FileLog.open(path).close()
+
+
+def _run_python(source: str) -> str:
+    """Run Python source in a fresh interpreter and return its stdout."""
+    return subprocess.run(  # noqa: S603 (our own interpreter and source)
+        [sys.executable, "-c", textwrap.dedent(source)],
+        capture_output=True,
+        check=True,
+        text=True,
+    ).stdout
+
+
+def _count_syncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Replace fsync and fdatasync with counters that still sync; return the count cell."""
+    count = [0]
+    real_fsync, real_fdatasync = os.fsync, os.fdatasync
+
+    def fsync(fd: int) -> None:
+        count[0] += 1
+        real_fsync(fd)
+
+    def fdatasync(fd: int) -> None:
+        count[0] += 1
+        real_fdatasync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "fdatasync", fdatasync)
+    return count
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class TestFsyncPolicy:
+    def test_always_syncs_every_append(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """With ``always`` each append and each batch is synced before it returns."""
+        path.touch()
+        synced = _count_syncs(monkeypatch)
+        with FileLog.open(path, fsync="always") as log:
+            for n in range(5):
+                log.append(b"x")
+                assert synced == [n + 1]
+            log.append_many([b"a", b"b", b"c"])
+            assert synced == [6]
+        assert synced == [6]
+
+    def test_new_file_syncs_its_directory(
+        self, path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Creating a log makes its directory entry durable too."""
+        synced = _count_syncs(monkeypatch)
+        FileLog.open(path).close()
+        assert synced == [1]
+
+    def test_batch_syncs_every_n_events(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """With ``batch`` a sync happens once ``batch_events`` records are unsynced."""
+        path.touch()
+        monkeypatch.setattr(_log, "_clock", FakeClock())
+        synced = _count_syncs(monkeypatch)
+        with FileLog.open(path, fsync="batch", batch_events=4, batch_ms=50) as log:
+            for _ in range(3):
+                log.append(b"x")
+            assert synced == [0]
+            log.append(b"x")
+            assert synced == [1]
+            log.append_many([b"x"] * 9)
+            assert synced == [2]
+            log.append(b"x")
+            assert synced == [2]
+        assert synced == [3]
+
+    def test_batch_syncs_after_time(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """With ``batch`` the first append ``batch_ms`` after the last sync syncs."""
+        path.touch()
+        clock = FakeClock()
+        monkeypatch.setattr(_log, "_clock", clock)
+        synced = _count_syncs(monkeypatch)
+        with FileLog.open(path, fsync="batch", batch_events=1000, batch_ms=50) as log:
+            log.append(b"x")
+            clock.now += 0.049
+            log.append(b"x")
+            assert synced == [0]
+            clock.now += 0.002
+            log.append(b"x")
+            assert synced == [1]
+            clock.now += 10
+            log.flush()
+            assert synced == [2]
+        assert synced == [2]
+
+    def test_never_leaves_syncing_to_the_os(
+        self, path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """With ``never`` neither append nor close syncs; only flush() does."""
+        synced = _count_syncs(monkeypatch)
+        with FileLog.open(path, fsync="never") as log:
+            log.append_many([b"x"] * 1000)
+            assert synced == [0]
+            log.flush()
+            assert synced == [1]
+            log.append(b"x")
+        assert synced == [1]
+
+    def test_appended_records_are_readable_before_any_sync(self, path: Path) -> None:
+        """Every policy writes to the file on append, so readers see records at once."""
+        with FileLog.open(path, fsync="never") as log:
+            log.append(b"a")
+            assert path.read_bytes() == b"a\n"
+
+
+class TestWriteFailure:
+    def test_failed_write_is_cut_and_log_refuses_appends(
+        self, path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A write that fails half way is truncated; the log then refuses appends."""
+        real_write = os.write
+        calls = [0]
+
+        def short_then_full_disk(fd: int, data: memoryview | bytes) -> int:
+            calls[0] += 1
+            if calls[0] == 1:
+                return real_write(fd, bytes(data[:3]))
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        with FileLog.open(path) as log:
+            log.append(b"kept")
+            monkeypatch.setattr(os, "write", short_then_full_disk)
+            with pytest.raises(OSError, match="No space"):
+                log.append(b"lost record")
+            monkeypatch.undo()
+            with pytest.raises(UsageError, match="failed write or sync"):
+                log.append(b"next")
+            assert len(log) == 1
+        assert path.read_bytes() == b"kept\n"
+
+    def test_short_writes_are_continued(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A write the kernel takes in pieces still lands whole."""
+        real_write = os.write
+        monkeypatch.setattr(os, "write", lambda fd, data: real_write(fd, bytes(data[:2])))
+        with FileLog.open(path) as log:
+            log.append_many([b"abcde", b"fgh"])
+        assert path.read_bytes() == b"abcde\nfgh\n"
+
+    def test_failed_sync_refuses_further_appends(
+        self, path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """After a failed fsync the log stops appending rather than retrying."""
+        path.touch()
+        with FileLog.open(path) as log:
+
+            def failing(_fd: int) -> None:
+                raise OSError(errno.EIO, "Input/output error")
+
+            monkeypatch.setattr(log, "_sync", failing)
+            with pytest.raises(OSError, match="Input/output"):
+                log.append(b"a")
+            with pytest.raises(UsageError, match="refuses appends"):
+                log.append(b"b")
+            log.flush()
+
+
+class TestResume:
+    @pytest.fixture
+    def indexed(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[FileLog, list[bytes]]:
+        """A log with a tiny index stride, filled by single appends and batches."""
+        monkeypatch.setattr(_log, "_INDEX_STRIDE", 40)
+        lines = [log_writer.event_line(n)[: 5 + n % 30] for n in range(120)]
+        log = FileLog.open(path, fsync="never")
+        log.append_many(lines[:50])
+        for line in lines[50:90]:
+            log.append(line)
+        log.append_many(lines[90:])
+        return log, lines
+
+    def test_index_has_entries(self, indexed: tuple[FileLog, list[bytes]]) -> None:
+        """Appends across many strides build a multi-entry index."""
+        log, _ = indexed
+        assert len(log._index.seqs) > 20
+
+    def test_read_from_every_seq(self, indexed: tuple[FileLog, list[bytes]]) -> None:
+        """Reading from any seq yields exactly the records from there on."""
+        log, lines = indexed
+        for start in range(len(lines) + 1):
+            assert list(log.read(start)) == list(enumerate(lines))[start:]
+        log.close()
+
+    def test_reopened_index_reads_the_same(
+        self, indexed: tuple[FileLog, list[bytes]], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The index the scan at open builds (in small chunks) resumes as well."""
+        log, lines = indexed
+        log.close()
+        monkeypatch.setattr(_log, "_SCAN_CHUNK", 33)
+        with FileLog.open(log.path) as again:
+            assert len(again._index.seqs) > 20
+            for start in range(len(lines) + 1):
+                assert list(again.read(start)) == list(enumerate(lines))[start:]
+
+    def test_read_from_every_offset(self, indexed: tuple[FileLog, list[bytes]]) -> None:
+        """Resuming at each record's byte offset yields that record's seq and the rest."""
+        log, lines = indexed
+        offset = 0
+        for seq, line in enumerate(lines):
+            assert next(log.read_from_offset(offset)) == (seq, line)
+            offset += len(line) + 1
+        assert list(log.read_from_offset(log.size)) == []
+        log.close()
+
+    def test_saved_size_resumes_after_more_appends(self, path: Path) -> None:
+        """A ``size`` saved earlier is where the records appended since begin."""
+        with FileLog.open(path) as log:
+            log.append_many(LINES)
+            saved = log.size
+            log.append_many([b"x", b"y"])
+            assert list(log.read_from_offset(saved)) == [(3, b"x"), (4, b"y")]
+
+    @pytest.mark.parametrize("offset", [1, 3, 1000, -1])
+    def test_offset_off_a_boundary_raises(self, path: Path, offset: int) -> None:
+        """An offset inside a record or outside the file is caller misuse."""
+        with FileLog.open(path) as log:
+            log.append_many([b"abc", b"def"])
+            with pytest.raises(UsageError, match="offset"):
+                log.read_from_offset(offset)
+
+    def test_reading_a_replaced_file_raises(self, path: Path) -> None:
+        """A reader notices the path now names another file."""
+        with FileLog.open(path) as log:
+            log.append(b"a")
+            reader = log.read()
+            path.rename(path.with_suffix(".old"))
+            path.write_bytes(b"other\n")
+            with pytest.raises(OSError, match="replaced"):
+                next(reader)
+
+    def test_reading_a_shrunk_file_raises(self, path: Path) -> None:
+        """A reader notices committed records vanished under it."""
+        with FileLog.open(path) as log:
+            log.append_many([b"a", b"b"])
+            reader = log.read()
+            os.truncate(path, 2)
+            with pytest.raises(OSError, match="ends before"):
+                list(reader)
+
+    def test_reader_survives_close(self, path: Path) -> None:
+        """A reader made before close still yields its records."""
+        log = FileLog.open(path)
+        log.append_many(LINES)
+        reader = log.read()
+        log.close()
+        assert list(reader) == list(enumerate(LINES))
+
+    def test_memory_does_not_grow_with_log_length(self, path: Path) -> None:
+        """Opening and reading a 16 MB log stays within a few MB of Python memory."""
+        line = b'{"type":"TEXT_MESSAGE_CONTENT","delta":"' + b"z" * 200 + b'"}'
+        with path.open("wb") as raw:
+            raw.write((line + b"\n") * 65536)
+        tracemalloc.start()
+        try:
+            with FileLog.open(path, fsync="never") as log:
+                records = sum(1 for _ in log.read())
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert records == 65536
+        assert peak < 3 << 20
+
+
+# -- crashes ---------------------------------------------------------------------------------
+
+
+class TestSigkill:
+    def test_killed_always_writer_keeps_every_acked_event(self, tmp_path: Path) -> None:
+        """After 16 SIGKILLs the log is a prefix of the input holding every acked event."""
+        summary = log_writer.kill_loop(
+            tmp_path, fsync="always", kills=16, seed=5, max_delay=0.3, max_batch=400
+        )
+        assert summary.kills == 16
+        assert summary.mismatches == 0
+        assert summary.lost_acked == 0
+        assert summary.records > summary.max_acked >= 0
+
+    @pytest.mark.parametrize("fsync", ["batch", "never"])
+    def test_killed_writer_leaves_a_clean_prefix(self, tmp_path: Path, fsync: FsyncPolicy) -> None:
+        """Other policies also leave a prefix with no partial event (process kills only)."""
+        summary = log_writer.kill_loop(
+            tmp_path, fsync=fsync, kills=4, seed=9, max_delay=0.3, max_batch=400
+        )
+        assert summary.kills == 4
+        assert summary.mismatches == 0
+        # A killed process loses nothing already written to the kernel, whatever the policy.
+        assert summary.lost_acked == 0
