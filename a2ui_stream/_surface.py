@@ -2,31 +2,53 @@
 
 Owns :class:`Surface` and the pure functions that apply normalised operations to a
 mapping of surfaces. Every function returns new values and never mutates its input;
-unchanged parts (component dicts, data subtrees) keep their identity so later stages
-can skip work with an ``is`` check.
+unchanged parts (component dicts, data subtrees, whole surfaces, the mapping itself)
+keep their identity so later stages can skip work with an ``is`` check.
+
+Rules, all in this module (reference assistant-ui-converter §1e unless noted):
+
+- ``createSurface`` (re)creates the surface: empty, then the v1.0 inline data model,
+  then the inline components.
+- ``updateComponents`` replaces each component by id, whole; a later duplicate in one
+  operation wins. An equal component keeps the old object.
+- ``updateDataModel`` writes at a JSON Pointer (see :mod:`a2ui_stream._pointer`); an
+  unset value deletes (A2UI spec); v0.8 ``contents`` merge into the target.
+- ``beginRendering`` (v0.8) names the root, creating the surface if needed, never resetting.
+- ``deleteSurface`` removes the surface; an absent one is no error.
+- Updates to a missing surface are skipped with ``op.missing_surface``, except v0.8
+  ones, which create it (v0.8 has no create message).
+- Limits: a new surface beyond ``max_live_surfaces``, or a data write that would make
+  the model's encoded size exceed ``max_data_model_bytes``, is skipped with a diagnostic.
+- Bad operations are skipped with a :class:`Diagnostic`; the rest still apply; nothing
+  raises.
 
 Must not import: conversion, request or shell modules. Does no I/O, no logging.
-
-INTERFACE (implemented by the a2ui helper; signatures are the contract):
-
-    Surfaces = Mapping[str, Surface]   # by surfaceId, insertion-ordered, never mutated
-    apply_operation(surfaces: Surfaces, op: Operation, *, index: int, limits: Limits)
-        -> tuple[Surfaces, tuple[Diagnostic, ...]]
-    apply_operations(surfaces: Surfaces, ops: Iterable[Operation | Diagnostic], *, limits)
-        -> tuple[Surfaces, tuple[Diagnostic, ...]]
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeAlias
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from a2ui_stream.a2ui import Component
+from a2ui_stream._diagnostics import Diagnostic, Severity
+from a2ui_stream._limits import Limits
+from a2ui_stream._pointer import PointerError, delete_value, get, parse, set_value
+from a2ui_stream.a2ui import (
+    AgentFunctionResponse,
+    BeginRendering,
+    CallRendererFunction,
+    Component,
+    CreateSurface,
+    DeleteSurface,
+    Operation,
+    UpdateComponents,
+    UpdateDataModel,
+)
 
-__all__ = ["Surface"]
+__all__ = ["Surface", "Surfaces", "apply_operation", "apply_operations"]
 
 
 class Surface(msgspec.Struct, frozen=True, kw_only=True):
@@ -41,6 +63,8 @@ class Surface(msgspec.Struct, frozen=True, kw_only=True):
         root_id: id of the root component: ``"root"`` for v0.9/v1.0, the ``beginRendering``
             root for v0.8, ``None`` while a v0.8 surface has not been told to render.
         catalog_id: the catalog named at creation, if any.
+        data_bytes: estimated encoded size of ``data_model`` in bytes, kept up to date by
+            each write so the size limit costs one compare, not a re-encode of the model.
     """
 
     surface_id: str
@@ -49,3 +73,336 @@ class Surface(msgspec.Struct, frozen=True, kw_only=True):
     data_model: Any | UnsetType = UNSET
     root_id: str | None = "root"
     catalog_id: str | None = None
+    data_bytes: int = 0
+
+
+Surfaces: TypeAlias = Mapping[str, Surface]
+"""Surfaces by surfaceId, in creation order. Never mutated: every change makes a new mapping."""
+
+_ENCODER = msgspec.json.Encoder()
+_EMPTY: Mapping[str, Component] = {}
+
+
+class _Batch:
+    """The surfaces being changed by one call: copied on the first write, never before."""
+
+    __slots__ = ("base", "work")
+
+    def __init__(self, base: Surfaces) -> None:
+        self.base = base
+        self.work: dict[str, Surface] | None = None
+
+    def get(self, surface_id: str) -> Surface | None:
+        return (self.base if self.work is None else self.work).get(surface_id)
+
+    def __len__(self) -> int:
+        return len(self.base if self.work is None else self.work)
+
+    def put(self, surface: Surface) -> None:
+        if self.get(surface.surface_id) is surface:
+            return
+        if self.work is None:
+            self.work = dict(self.base)
+        self.work[surface.surface_id] = surface
+
+    def drop(self, surface_id: str) -> None:
+        if self.get(surface_id) is None:
+            return
+        if self.work is None:
+            self.work = dict(self.base)
+        del self.work[surface_id]
+
+    def result(self) -> Surfaces:
+        return self.base if self.work is None else self.work
+
+
+def _problem(code: str, message: str, index: int, surface_id: str | None) -> Diagnostic:
+    return Diagnostic(
+        code=code,
+        message=message,
+        severity=Severity.ERROR,
+        path=f"$[{index}]",
+        surface_id=surface_id,
+    )
+
+
+def _room_for(batch: _Batch, surface_id: str, index: int, limits: Limits) -> Diagnostic | None:
+    """Refuse a new surface beyond ``max_live_surfaces``."""
+    if batch.get(surface_id) is not None or len(batch) < limits.max_live_surfaces:
+        return None
+    return _problem(
+        "limit.live_surfaces",
+        f"Operation at index {index} would create surface {surface_id!r} beyond the limit of "
+        f"{limits.max_live_surfaces} live surfaces; skipped.",
+        index,
+        surface_id,
+    )
+
+
+def _size(value: Any) -> int | None:
+    """Encoded JSON size of a value; ``None`` when it is not JSON."""
+    if value is UNSET:
+        return 0
+    try:
+        return len(_ENCODER.encode(value))
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _write(
+    surface: Surface,
+    path: str,
+    value: Any | UnsetType,
+    *,
+    merge: bool,
+    index: int,
+    limits: Limits,
+) -> Surface | Diagnostic:
+    """Set, merge or (``value`` unset) delete at ``path``, within the size limit."""
+    sid = surface.surface_id
+    try:
+        tokens = parse(path)
+    except PointerError as exc:
+        return _problem("op.bad_path", f"Operation at index {index}: {exc}.", index, sid)
+    doc = surface.data_model
+    old = get(doc, tokens) if tokens else doc
+    if merge and type(value) is dict:
+        value = {**old, **value} if type(old) is dict else value
+    old_size, new_size = _size(old), _size(value)
+    if old_size is None or new_size is None:
+        return _problem(
+            "op.malformed", f"Operation at index {index} has a value that is not JSON.", index, sid
+        )
+    if not tokens:
+        estimate = new_size
+    else:
+        # A new key also costs its quoted name, a colon and a comma.
+        added = len(tokens[-1]) + 4 if old is UNSET and value is not UNSET else 0
+        estimate = max(surface.data_bytes - old_size + new_size + added, 0)
+    if estimate > limits.max_data_model_bytes and value is not UNSET:
+        return _problem(
+            "limit.data_model_bytes",
+            f"Operation at index {index} would grow the data model of surface {sid!r} to about "
+            f"{estimate} bytes, beyond the limit of {limits.max_data_model_bytes}; skipped.",
+            index,
+            sid,
+        )
+    try:
+        new_doc = delete_value(doc, tokens) if value is UNSET else set_value(doc, tokens, value)
+    except PointerError as exc:
+        return _problem("op.bad_path", f"Operation at index {index}: {exc}.", index, sid)
+    if new_doc is doc:
+        return surface
+    return msgspec.structs.replace(surface, data_model=new_doc, data_bytes=estimate)
+
+
+def _upsert(surface: Surface, components: Iterable[Component]) -> Surface:
+    """Replace components by id; equal ones keep the old object, a no-op keeps the surface."""
+    old = surface.components
+    new: dict[str, Component] | None = None
+    for component in components:
+        previous = (old if new is None else new).get(component.id)
+        if previous is component or previous == component:
+            continue
+        if new is None:
+            new = dict(old)
+        new[component.id] = component
+    if new is None:
+        return surface
+    return msgspec.structs.replace(surface, components=new)
+
+
+def _missing(op: UpdateComponents | UpdateDataModel, index: int) -> Diagnostic:
+    return _problem(
+        "op.missing_surface",
+        f'Operation at index {index} references missing surface "{op.surface_id}".',
+        index,
+        op.surface_id,
+    )
+
+
+def _target(
+    batch: _Batch, op: UpdateComponents | UpdateDataModel, index: int, limits: Limits
+) -> Surface | Diagnostic:
+    """The surface an update applies to, created first for v0.8 (implicit create)."""
+    surface = batch.get(op.surface_id)
+    if surface is not None:
+        return surface
+    if not op.implicit_create:
+        return _missing(op, index)
+    refused = _room_for(batch, op.surface_id, index, limits)
+    if refused is not None:
+        return refused
+    return Surface(surface_id=op.surface_id, version="v0.8", components=_EMPTY, root_id=None)
+
+
+_Handler: TypeAlias = Callable[[_Batch, Any, int, Limits], list[Diagnostic]]
+
+
+def _create_surface(
+    batch: _Batch, op: CreateSurface, index: int, limits: Limits
+) -> list[Diagnostic]:
+    problems = list(op.warnings)
+    refused = _room_for(batch, op.surface_id, index, limits)
+    if refused is not None:
+        return [*problems, refused]
+    surface = Surface(
+        surface_id=op.surface_id,
+        version=op.version,
+        components=_EMPTY,
+        catalog_id=op.catalog_id,
+    )
+    if op.data_model is not UNSET:
+        # v1.0 inline data model first, then components (a2ui-core's order, reference §1.2).
+        written = _write(surface, "", op.data_model, merge=False, index=index, limits=limits)
+        if isinstance(written, Diagnostic):
+            problems.append(written)
+        else:
+            surface = written
+    if op.components:
+        surface = _upsert(surface, op.components)
+    batch.put(surface)
+    return problems
+
+
+def _update_components(
+    batch: _Batch, op: UpdateComponents, index: int, limits: Limits
+) -> list[Diagnostic]:
+    problems = list(op.warnings)
+    surface = _target(batch, op, index, limits)
+    if isinstance(surface, Diagnostic):
+        return [*problems, surface]
+    for path, value in op.initial_data:
+        written = _write(surface, path, value, merge=False, index=index, limits=limits)
+        if isinstance(written, Diagnostic):
+            problems.append(written)
+        else:
+            surface = written
+    batch.put(_upsert(surface, op.components))
+    return problems
+
+
+def _update_data_model(
+    batch: _Batch, op: UpdateDataModel, index: int, limits: Limits
+) -> list[Diagnostic]:
+    problems = list(op.warnings)
+    surface = _target(batch, op, index, limits)
+    if isinstance(surface, Diagnostic):
+        return [*problems, surface]
+    written = _write(surface, op.path, op.value, merge=op.merge, index=index, limits=limits)
+    if isinstance(written, Diagnostic):
+        return [*problems, written]
+    batch.put(written)
+    return problems
+
+
+def _begin_rendering(
+    batch: _Batch, op: BeginRendering, index: int, limits: Limits
+) -> list[Diagnostic]:
+    problems = list(op.warnings)
+    surface = batch.get(op.surface_id)
+    if surface is None:
+        refused = _room_for(batch, op.surface_id, index, limits)
+        if refused is not None:
+            return [*problems, refused]
+        surface = Surface(
+            surface_id=op.surface_id, version="v0.8", components=_EMPTY, root_id=op.root
+        )
+    catalog = op.catalog_id if op.catalog_id is not None else surface.catalog_id
+    if surface.root_id != op.root or surface.catalog_id != catalog:
+        surface = msgspec.structs.replace(surface, root_id=op.root, catalog_id=catalog)
+    batch.put(surface)
+    return problems
+
+
+def _delete_surface(
+    batch: _Batch, op: DeleteSurface, index: int, limits: Limits
+) -> list[Diagnostic]:
+    del index, limits
+    batch.drop(op.surface_id)
+    return list(op.warnings)
+
+
+def _carried(
+    batch: _Batch,
+    op: CallRendererFunction | AgentFunctionResponse,
+    index: int,
+    limits: Limits,
+) -> list[Diagnostic]:
+    """Function calls and responses travel with the stream but change no surface."""
+    del batch, index, limits
+    return list(op.warnings)
+
+
+def _passed_on(batch: _Batch, op: Diagnostic, index: int, limits: Limits) -> list[Diagnostic]:
+    """A message the decoder already rejected: report it, change nothing."""
+    del batch, index, limits
+    return [op]
+
+
+#: One handler per operation type: every state transition lives in this table.
+_HANDLERS: dict[type, _Handler] = {
+    CreateSurface: _create_surface,
+    UpdateComponents: _update_components,
+    UpdateDataModel: _update_data_model,
+    BeginRendering: _begin_rendering,
+    DeleteSurface: _delete_surface,
+    CallRendererFunction: _carried,
+    AgentFunctionResponse: _carried,
+    Diagnostic: _passed_on,
+}
+
+
+def apply_operation(
+    surfaces: Surfaces, op: Operation, *, index: int, limits: Limits
+) -> tuple[Surfaces, tuple[Diagnostic, ...]]:
+    """Apply one normalised operation to a mapping of surfaces.
+
+    Args:
+        surfaces: the current surfaces; not modified.
+        op: the operation (a :class:`Diagnostic` is accepted too and passed on).
+        index: the operation's position in its list, for diagnostics.
+        limits: the bounds to enforce (live surfaces, data model size).
+
+    Returns:
+        The new surfaces (the same mapping object when nothing changed) and the
+        diagnostics: the operation's own decode warnings, then anything that made
+        this call skip it. Never raises for bad input.
+    """
+    batch = _Batch(surfaces)
+    problems = _HANDLERS[type(op)](batch, op, index, limits)
+    return batch.result(), tuple(problems)
+
+
+def apply_operations(
+    surfaces: Surfaces, ops: Iterable[Operation | Diagnostic], *, limits: Limits
+) -> tuple[Surfaces, tuple[Diagnostic, ...]]:
+    """Apply a list of operations in order; a bad one is skipped and the rest still apply.
+
+    Args:
+        surfaces: the current surfaces; not modified.
+        ops: operations and decode diagnostics in list order; a diagnostic stands for
+            a message that could not be decoded and is passed on as it is.
+        limits: the bounds to enforce; beyond ``max_operations`` entries the rest are
+            skipped with one diagnostic.
+
+    Returns:
+        The new surfaces (the same mapping object when nothing changed) and every
+        diagnostic in order. Never raises for bad input.
+    """
+    batch = _Batch(surfaces)
+    problems: list[Diagnostic] = []
+    for index, op in enumerate(ops):
+        if index == limits.max_operations:
+            problems.append(
+                _problem(
+                    "limit.operations",
+                    f"More than {limits.max_operations} operations in one list; "
+                    f"those from index {index} on were skipped.",
+                    index,
+                    None,
+                )
+            )
+            break
+        problems.extend(_HANDLERS[type(op)](batch, op, index, limits))
+    return batch.result(), tuple(problems)

@@ -1,0 +1,255 @@
+"""JSON Pointer (RFC 6901) over immutable JSON trees, with A2UI's write rules.
+
+Owns parsing pointers and the copy-on-write get/set/delete/merge the surface state
+uses for ``updateDataModel``. Every write returns a new tree that shares every
+untouched subtree with the old one (so an ``is`` check finds what did not change);
+nothing is ever mutated. Missing values are ``msgspec.UNSET``, the same "absent"
+the rest of the package uses, so absent and ``null`` stay apart.
+
+Write rules beyond RFC 6901 (A2UI v0.9 spec, reference a2ui-protocol §1.1; assistant-ui
+reducer, reference assistant-ui-converter §1e): missing parents are created (``[]``
+when the next token is an array index or ``-``, else ``{}``); a primitive in the way is
+replaced by ``{}``; ``-`` appends; an index past the end pads with ``null``, as JSON
+shows a hole; deleting an array element keeps the length (the slot becomes ``null``).
+
+The ``jsonpointer`` package is not used: its ``unescape`` accepts bad escapes such as
+``~2`` silently and its ``JsonPointer.set`` mutates in place, which are the two things
+this module must not do. The escape rules are three lines here.
+
+Bad pointers raise :class:`PointerError`, which the surface module turns into a
+diagnostic in one place; it never leaves the core. Imports nothing from the package;
+does no I/O, no logging.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from msgspec import UNSET, UnsetType
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+__all__ = [
+    "MAX_ARRAY_GAP",
+    "PointerError",
+    "delete_value",
+    "get",
+    "merge_value",
+    "parse",
+    "set_value",
+]
+
+#: How far past the end of an array a write may land. JSON has no holes, so the gap is
+#: filled with nulls; the bound keeps a hostile index ("/items/999999999") from
+#: allocating a huge list before any size limit could see it.
+MAX_ARRAY_GAP = 10_000
+
+#: An array index per RFC 6901 §4: ``0`` or digits without a leading zero.
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+#: The token that names the slot after an array's last element (RFC 6901 §4).
+_APPEND = "-"
+#: ``~`` not followed by ``0`` or ``1`` is an error (RFC 6901 §3).
+_BAD_ESCAPE = re.compile(r"~(?![01])")
+
+
+class PointerError(ValueError):
+    """A pointer that is not valid JSON Pointer, or that cannot be applied to the tree."""
+
+
+def parse(pointer: str) -> tuple[str, ...]:
+    """Split a JSON Pointer into its unescaped reference tokens.
+
+    Args:
+        pointer: ``""`` (the whole document) or a string starting with ``/``.
+
+    Returns:
+        The tokens, ``~1`` decoded to ``/`` and then ``~0`` to ``~`` (RFC 6901 §4 order).
+
+    Raises:
+        PointerError: the pointer does not start with ``/`` or has a bad ``~`` escape.
+    """
+    if not pointer:
+        return ()
+    if pointer[0] != "/":
+        raise PointerError(f"JSON Pointer {pointer!r} must be empty or start with '/'")
+    if "~" not in pointer:
+        return tuple(pointer[1:].split("/"))
+    if _BAD_ESCAPE.search(pointer):
+        raise PointerError(f"JSON Pointer {pointer!r} has a '~' not followed by '0' or '1'")
+    return tuple(token.replace("~1", "/").replace("~0", "~") for token in pointer[1:].split("/"))
+
+
+def _index(token: str) -> int | None:
+    """The array index a token names, or ``None`` when it is not one."""
+    return int(token) if _INDEX.fullmatch(token) else None
+
+
+def get(doc: Any, tokens: tuple[str, ...]) -> Any | UnsetType:
+    """Look up the value at a parsed pointer.
+
+    Args:
+        doc: the JSON tree (``UNSET`` for no document).
+        tokens: the parsed pointer.
+
+    Returns:
+        The value, or ``UNSET`` when any step is missing (no such key, index out of
+        range or not an index, ``-``, or a primitive in the way).
+    """
+    node = doc
+    for token in tokens:
+        if type(node) is dict:
+            node = node.get(token, UNSET)
+        elif type(node) is list:
+            position = _index(token)
+            if position is None or position >= len(node):
+                return UNSET
+            node = node[position]
+        else:
+            return UNSET
+    return node
+
+
+def set_value(doc: Any, tokens: tuple[str, ...], value: Any) -> Any:
+    """Write a value at a parsed pointer, copying only the path to it.
+
+    Args:
+        doc: the JSON tree (``UNSET`` for no document).
+        tokens: the parsed pointer; empty replaces the whole document.
+        value: the value to store (shared, not copied).
+
+    Returns:
+        The new tree. Siblings along the path keep their identity.
+
+    Raises:
+        PointerError: a token that is not an index (nor ``-``) meets an array, or an
+            index lands more than :data:`MAX_ARRAY_GAP` past the end.
+    """
+    return _set(doc, tokens, 0, value)
+
+
+def _set(node: Any, tokens: tuple[str, ...], depth: int, value: Any) -> Any:
+    if depth == len(tokens):
+        return value
+    if type(node) is list:
+        return _set_in_list(node, tokens, depth, value)
+    if type(node) is dict:
+        return _set_in_dict(node, tokens, depth, value)
+    # A missing parent becomes [] or {} by the token it must hold; a primitive in the
+    # way is replaced by {} (upstream's rule, reference assistant-ui-converter §1e).
+    if (node is UNSET or node is None) and _takes_index(tokens[depth]):
+        return _set_in_list([], tokens, depth, value)
+    return _set_in_dict({}, tokens, depth, value)
+
+
+def _set_in_list(node: list[Any], tokens: tuple[str, ...], depth: int, value: Any) -> list[Any]:
+    token = tokens[depth]
+    found = len(node) if token == _APPEND else _index(token)
+    if found is None:
+        raise PointerError(f"token {token!r} is not an array index")
+    if found - len(node) > MAX_ARRAY_GAP:
+        raise PointerError(f"index {found} is too far past the array's end")
+    copy = list(node)
+    child: Any = UNSET
+    if found >= len(copy):
+        copy.extend([None] * (found - len(copy) + 1))
+    else:
+        child = copy[found]
+    copy[found] = _set(_container_for(child, tokens, depth + 1), tokens, depth + 1, value)
+    return copy
+
+
+def _set_in_dict(
+    node: dict[str, Any], tokens: tuple[str, ...], depth: int, value: Any
+) -> dict[str, Any]:
+    token = tokens[depth]
+    copy = dict(node)
+    child = copy.get(token, UNSET)
+    copy[token] = _set(_container_for(child, tokens, depth + 1), tokens, depth + 1, value)
+    return copy
+
+
+def _takes_index(token: str) -> bool:
+    return token == _APPEND or _index(token) is not None
+
+
+def _container_for(child: Any, tokens: tuple[str, ...], depth: int) -> Any:
+    """Create a missing intermediate child as the next token needs; else keep it."""
+    if depth == len(tokens) or (child is not UNSET and child is not None):
+        return child
+    return [] if _takes_index(tokens[depth]) else {}
+
+
+def delete_value(doc: Any, tokens: tuple[str, ...]) -> Any | UnsetType:
+    """Remove the value at a parsed pointer.
+
+    An object key is removed; an array element becomes ``null`` so the length and the
+    other indices stay as they were (A2UI spec: "length preserved"). A missing target
+    leaves the tree unchanged (the same object is returned).
+
+    Args:
+        doc: the JSON tree (``UNSET`` for no document).
+        tokens: the parsed pointer; empty deletes the whole document.
+
+    Returns:
+        The new tree, ``UNSET`` when the whole document was deleted.
+    """
+    if not tokens:
+        return UNSET
+    return _delete(doc, tokens, 0)
+
+
+def _delete(node: Any, tokens: tuple[str, ...], depth: int) -> Any:
+    token = tokens[depth]
+    last = depth == len(tokens) - 1
+    if type(node) is dict:
+        if token not in node:
+            return node
+        copy = dict(node)
+        if last:
+            del copy[token]
+            return copy
+        child = _delete(node[token], tokens, depth + 1)
+        if child is node[token]:
+            return node
+        copy[token] = child
+        return copy
+    if type(node) is list:
+        position = _index(token)
+        if position is None or position >= len(node):
+            return node
+        replacement: Any = None
+        if last:
+            if node[position] is None:
+                return node
+        else:
+            replacement = _delete(node[position], tokens, depth + 1)
+            if replacement is node[position]:
+                return node
+        items = list(node)
+        items[position] = replacement
+        return items
+    return node
+
+
+def merge_value(doc: Any, tokens: tuple[str, ...], values: Mapping[str, Any]) -> Any:
+    """Set each key of ``values`` under the object at a parsed pointer (v0.8 ``contents``).
+
+    Keys not named in ``values`` keep their values; a target that is not an object
+    (missing, primitive, array) is replaced by an object holding just ``values``.
+
+    Args:
+        doc: the JSON tree (``UNSET`` for no document).
+        tokens: the parsed pointer of the object to merge into.
+        values: the keys and values to set.
+
+    Returns:
+        The new tree.
+
+    Raises:
+        PointerError: as :func:`set_value`, for the path to the target.
+    """
+    target = get(doc, tokens)
+    merged = {**target, **values} if type(target) is dict else dict(values)
+    return _set(doc, tokens, 0, merged)
