@@ -100,14 +100,27 @@ def _iso(moment: dt.datetime) -> str:
     return moment.astimezone(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _struct(value: Any, kind: Any, what: str) -> Any:
-    """Return a Struct as it is; convert a JSON object (camelCase keys) into ``kind``."""
-    if not isinstance(value, Mapping):
-        return value
+def _structs(values: Iterable[Any], kind: Any, what: str) -> list[Any]:
+    """Return Structs as they are and convert JSON objects (camelCase keys) into ``kind``.
+
+    The JSON objects are converted in one call: msgspec prepares a union type per
+    call, which costs more than converting a message.
+    """
+    items = list(values)
+    raw = [index for index, value in enumerate(items) if isinstance(value, Mapping)]
+    if not raw:
+        return items
     try:
-        return msgspec.convert(value, kind)
+        converted = msgspec.convert([items[index] for index in raw], list[kind])
     except msgspec.ValidationError as exc:
-        raise UsageError(f"{what} is not a valid AG-UI value: {exc}") from exc
+        # msgspec names the failing position among the converted ones ("at `$[2].id`").
+        text = str(exc)
+        position = text.rsplit("$[", 1)[-1].split("]", 1)[0]
+        where = f"{what} {raw[int(position)]}" if position.isdigit() else f"a {what}"
+        raise UsageError(f"{where} is not a valid AG-UI value: {text}") from exc
+    for index, value in zip(raw, converted, strict=True):
+        items[index] = value
+    return items
 
 
 # --- Context and forwarded props --------------------------------------------------------
@@ -189,8 +202,8 @@ class A2uiRequest:
         ours = {entry.description for entry in self._entries}
         kept = [
             entry
-            for index, raw in enumerate(existing)
-            if (entry := _struct(raw, Context, f"context entry {index}")).description not in ours
+            for entry in _structs(existing, Context, "context entry")
+            if entry.description not in ours
         ]
         kept.extend(self._entries)
         return kept
@@ -493,8 +506,7 @@ def outbound_messages(messages: Iterable[Message | Mapping[str, Any]]) -> list[M
         UsageError: a dict is not an AG-UI message.
     """
     result = []
-    for index, raw in enumerate(messages):
-        message = _struct(raw, Message, f"message {index}")
+    for message in _structs(messages, Message, "message"):
         cleaned = _CLEANERS.get(type(message), _keep)(message)
         if cleaned is not None:
             result.append(cleaned)
@@ -551,7 +563,7 @@ def build_run_input(
         thread_id=thread_id,
         run_id=run_id,
         messages=outbound_messages(messages),
-        tools=[_struct(tool, Tool, f"tool {index}") for index, tool in enumerate(tools)],
+        tools=_structs(tools, Tool, "tool"),
         context=request.context(context),
         forwarded_props=request.forwarded_props(props),
         parent_run_id=parent_run_id,

@@ -557,6 +557,25 @@ class TestOutboundMessages:
         with pytest.raises(UsageError, match="message 1"):
             outbound_messages([{"role": "user", "id": "u", "content": "x"}, {"role": "robot"}])
 
+    def test_bad_message_index_among_structs(self) -> None:
+        """The reported index counts the Structs before the bad dict."""
+        messages: list[Any] = [
+            UserMessage(id="u0", content="x"),
+            {"role": "user", "id": "u1", "content": "y"},
+            {"role": "user", "id": "u2"},
+        ]
+        with pytest.raises(UsageError, match="message 2"):
+            outbound_messages(messages)
+
+    def test_mixed_structs_and_dicts_keep_order(self) -> None:
+        """Structs and dicts mixed in one history come out in their order."""
+        messages: list[Any] = [
+            {"role": "user", "id": "u1", "content": "y"},
+            UserMessage(id="u2", content="x"),
+            {"role": "user", "id": "u3", "content": "z"},
+        ]
+        assert [message.id for message in outbound_messages(messages)] == ["u1", "u2", "u3"]
+
 
 class TestBuildRunInput:
     def test_complete_input(self) -> None:
