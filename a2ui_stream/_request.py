@@ -337,7 +337,9 @@ def answer_render_call(
         A tool message whose content is ``{"status":"rendered"}`` or the failure text.
     """
     problems = _render_problems(arguments)
-    content = f"{tool_name} could not draw: {'; '.join(problems)}." if problems else _RENDERED
+    content = (
+        f"The {tool_name} call cannot be drawn: {'; '.join(problems)}." if problems else _RENDERED
+    )
     return ToolMessage(id=message_id, content=content, tool_call_id=tool_call_id)
 
 

@@ -329,7 +329,7 @@ class TestRenderTool:
         """Unusable arguments get a failure the model can read, naming the problem."""
         answer = answer_render_call(arguments, tool_call_id="c", message_id="m", tool_name="draw")
         assert isinstance(answer.content, str)
-        assert answer.content.startswith("draw could not draw: ")
+        assert answer.content.startswith("The draw call cannot be drawn: ")
         assert needle in answer.content
         assert "rendered" not in answer.content
 
