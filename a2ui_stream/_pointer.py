@@ -35,9 +35,11 @@ __all__ = [
     "MAX_ARRAY_GAP",
     "PointerError",
     "delete_value",
+    "escape_token",
     "get",
     "merge_value",
     "parse",
+    "parse_pointer",
     "set_value",
 ]
 
@@ -79,6 +81,33 @@ def parse(pointer: str) -> tuple[str, ...]:
     if _BAD_ESCAPE.search(pointer):
         raise PointerError(f"JSON Pointer {pointer!r} has a '~' not followed by '0' or '1'")
     return tuple(token.replace("~1", "/").replace("~0", "~") for token in pointer[1:].split("/"))
+
+
+def parse_pointer(pointer: str) -> list[str]:
+    """Split a JSON Pointer into tokens, as a list (for callers that extend it).
+
+    Args:
+        pointer: ``""`` or a string starting with ``/``.
+
+    Returns:
+        The unescaped tokens, as :func:`parse` gives them.
+
+    Raises:
+        PointerError: as :func:`parse`.
+    """
+    return list(parse(pointer))
+
+
+def escape_token(token: str) -> str:
+    """Escape one reference token for use in a pointer (``~`` first, then ``/``).
+
+    Args:
+        token: an object key or array index.
+
+    Returns:
+        The token with ``~`` as ``~0`` and ``/`` as ``~1`` (RFC 6901 §3).
+    """
+    return token.replace("~", "~0").replace("/", "~1")
 
 
 def _index(token: str) -> int | None:

@@ -26,6 +26,7 @@ __all__ = [
     "SERVER_TO_CLIENT_KEYS",
     "SampleFile",
     "SampleMessage",
+    "conformant_streams",
     "load_sample_files",
     "load_sample_messages",
 ]
@@ -188,3 +189,24 @@ def load_sample_messages(samples_dir: Path) -> list[SampleMessage]:
         All messages, flattened.
     """
     return [message for sample in load_sample_files(samples_dir) for message in sample.messages]
+
+
+def conformant_streams(samples_dir: Path) -> list[tuple[str, list[Any]]]:
+    """Each stream file's conformant messages, in order, as plain JSON values.
+
+    Test-case files are left out (their messages are independent, not a stream), and so
+    are files with no conformant message; non-conformant entries (playback entries) are
+    dropped from the others.
+
+    Args:
+        samples_dir: the ``a2ui-samples`` folder (the ``samples_dir`` fixture).
+
+    Returns:
+        ``(file name, messages)`` pairs, sorted by file name.
+    """
+    streams = []
+    for sample in load_sample_files(samples_dir):
+        messages = [m.message for m in sample.messages if m.conformant]
+        if sample.is_stream and messages:
+            streams.append((sample.name, messages))
+    return streams

@@ -12,9 +12,11 @@ from a2ui_stream._pointer import (
     MAX_ARRAY_GAP,
     PointerError,
     delete_value,
+    escape_token,
     get,
     merge_value,
     parse,
+    parse_pointer,
     set_value,
 )
 
@@ -37,6 +39,13 @@ class TestParse:
         """A ``~`` not followed by 0 or 1 is refused."""
         with pytest.raises(PointerError, match="'~'"):
             parse(pointer)
+
+    def test_escape_round_trip(self) -> None:
+        """Escaping then parsing gives back the original tokens, ``~`` and ``/`` included."""
+        tokens = ["a/b", "~1", "~", "", "__proto__"]
+        pointer = "".join(f"/{escape_token(t)}" for t in tokens)
+        assert pointer == "/a~1b/~01/~0//__proto__"
+        assert parse_pointer(pointer) == tokens
 
     def test_relative_pointer_is_error(self) -> None:
         """A pointer must start with ``/``."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 import pytest
-from a2ui_samples import load_sample_files
+from a2ui_samples import conformant_streams, load_sample_files
 from msgspec import UNSET
 
 from a2ui_stream._diagnostics import Diagnostic
@@ -442,6 +442,16 @@ class TestSamples:
                 assert codes == [], sample.name
             for surface in surfaces.values():
                 assert surface.root_id in surface.components, (sample.name, surface.surface_id)
+
+    def test_conformant_streams_helper(self, samples_dir: Path) -> None:
+        """The helper lists every stream with conformant messages, playback entries dropped."""
+        streams = dict(conformant_streams(samples_dir))
+        assert "v0_9__northstar-tour.json" not in streams
+        assert "v1_0__call_function_message.json" not in streams
+        assert len(streams["v0_8__kitchen-sink.json"]) == 50
+        for messages in streams.values():
+            ops = [normalize_message(m, index=i) for i, m in enumerate(messages)]
+            assert not any(isinstance(op, Diagnostic) for op in ops)
 
     @pytest.mark.parametrize("name", sorted(EXPECTED))
     def test_expected_surfaces(self, name: str, samples_dir: Path) -> None:
