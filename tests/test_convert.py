@@ -1,0 +1,1115 @@
+"""Tests for the converter: upstream's table, the rest of the catalog, limits, reuse."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import pytest
+from a2ui_samples import load_sample_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from a2ui_stream._convert import Conversion, Converter
+from a2ui_stream._diagnostics import Severity
+from a2ui_stream._limits import Limits
+from a2ui_stream._surface import Surface, apply_operations
+from a2ui_stream._vocabulary import validate_element
+from a2ui_stream.a2ui import Component, normalize_message
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+CONVERTER = Converter()
+OUTPUTS: list[dict[str, Any]] = []  # every element produced by a test, validated at the end
+
+
+def comps(*raw: dict[str, Any]) -> dict[str, Component]:
+    return {c["id"]: Component(id=c["id"], component=c["component"], props=c) for c in raw}
+
+
+def surface(*raw: dict[str, Any], data: Any = msgspec.UNSET, version: str = "v0.9") -> Surface:
+    return Surface(surface_id="s1", version=version, components=comps(*raw), data_model=data)
+
+
+def run(*raw: dict[str, Any], data: Any = msgspec.UNSET, version: str = "v0.9") -> Conversion:
+    result = CONVERTER.convert(surface(*raw, data=data, version=version))
+    if result.element is not None:
+        assert validate_element(result.element) == []
+        OUTPUTS.append(result.element)
+    return result
+
+
+def js(element: Any) -> str:
+    return json.dumps(element, separators=(",", ":"), ensure_ascii=False)
+
+
+def codes(result: Conversion) -> list[str]:
+    return [w.code for w in result.warnings]
+
+
+def root(component: str, **props: Any) -> dict[str, Any]:
+    return {"id": "root", "component": component, **props}
+
+
+# Upstream's table (reference converter section 2): compact JSON must be byte-identical.
+UPSTREAM_ROWS: list[tuple[str, list[dict[str, Any]], Any, str]] = [
+    (
+        "text h1 is a Header without level",
+        [root("Text", text="Hi", variant="h1")],
+        None,
+        '{"$type":"Header","text":"Hi"}',
+    ),
+    (
+        "text h6 is a Header",
+        [root("Text", text="Hi", variant="h6")],
+        None,
+        '{"$type":"Header","text":"Hi"}',
+    ),
+    (
+        "text caption",
+        [root("Text", text="small", variant="caption")],
+        None,
+        '{"$type":"Caption","value":"small"}',
+    ),
+    (
+        "text body is Markdown",
+        [root("Text", text="**b**", variant="body")],
+        None,
+        '{"$type":"Markdown","value":"**b**"}',
+    ),
+    (
+        "text falls back to value",
+        [root("Text", value="v")],
+        None,
+        '{"$type":"Markdown","value":"v"}',
+    ),
+    (
+        "text binding",
+        [root("Text", text={"path": "/t"})],
+        {"t": "bound"},
+        '{"$type":"Markdown","value":"bound"}',
+    ),
+    (
+        "unresolved text falls back to value",
+        [root("Text", text={"path": "/nope"}, value="fallback")],
+        {},
+        '{"$type":"Markdown","value":"fallback"}',
+    ),
+    (
+        "image key order src alt size round",
+        [root("Image", round=True, size="md", altText="a", url="https://x/i.png", fit="cover")],
+        None,
+        '{"$type":"Image","src":"https://x/i.png","alt":"a","size":"md","round":true}',
+    ),
+    (
+        "image src before url, numeric size",
+        [root("Image", url="https://x/u.png", src="https://x/s.png", alt="a", size=40)],
+        None,
+        '{"$type":"Image","src":"https://x/s.png","alt":"a","size":40}',
+    ),
+    (
+        "row from alignment and distribution",
+        [root("Row", distribution="center", alignment="end", gap=2)],
+        None,
+        '{"$type":"Row","gap":2,"align":"end","justify":"center"}',
+    ),
+    (
+        "row string gap is dropped",
+        [root("Row", gap="2", justify="start")],
+        None,
+        '{"$type":"Row","justify":"start"}',
+    ),
+    (
+        "column drops justify",
+        [root("Column", justify="center", align="center", gap=1)],
+        None,
+        '{"$type":"Col","gap":1,"align":"center"}',
+    ),
+    (
+        "card title padding background",
+        [root("Card", background="#fff", padding=4, title="T")],
+        None,
+        '{"$type":"Card","title":"T","padding":4,"background":"#fff"}',
+    ),
+    (
+        "divider flush, axis dropped",
+        [root("Divider", axis="vertical", flush=True)],
+        None,
+        '{"$type":"Divider","flush":true}',
+    ),
+    (
+        "button with string action",
+        [root("Button", submit=True, block=False, buttonStyle="danger", text="Go", action="go")],
+        None,
+        (
+            '{"$type":"Button","label":"Go","buttonStyle":"danger","block":false,"submit":true,'
+            '"$action":{"type":"a2ui:action","name":"go","surfaceId":"s1","sourceComponentId":"root"}}'
+        ),
+    ),
+    (
+        "button record action with bound context",
+        [root("Button", label="Go", action={"name": "go", "context": {"who": {"path": "/u"}}})],
+        {"u": "ann"},
+        (
+            '{"$type":"Button","label":"Go","$action":{"type":"a2ui:action","name":"go",'
+            '"surfaceId":"s1","sourceComponentId":"root","context":{"who":"ann"}}}'
+        ),
+    ),
+    (
+        "text field with longText and binding name",
+        [
+            root(
+                "TextField",
+                label="Email",
+                value={"path": "/form/email"},
+                textFieldType="longText",
+                placeholder="you@x",
+            )
+        ],
+        {"form": {"email": "a@b"}},
+        '{"$type":"Input","placeholder":"you@x","multiline":true,"label":"Email","name":"email"}',
+    ),
+    (
+        "text field name from a trailing slash is empty",
+        [root("TextField", text={"path": "/f/"})],
+        None,
+        '{"$type":"Input","name":""}',
+    ),
+    (
+        "text field root binding gives no name",
+        [root("TextField", label="L", value={"path": "/"}, multiline=False)],
+        None,
+        '{"$type":"Input","multiline":false,"label":"L"}',
+    ),
+    (
+        "checkbox with bound value",
+        [root("CheckBox", label="Agree", value={"path": "/ok"})],
+        {"ok": True},
+        '{"$type":"Checkbox","label":"Agree","name":"ok","defaultChecked":true}',
+    ),
+    (
+        "children last, missing removed",
+        [
+            root("Column", children=["a", "b"], gap=2),
+            {"id": "a", "component": "Divider"},
+        ],
+        None,
+        '{"$type":"Col","gap":2,"children":[{"$type":"Divider"}]}',
+    ),
+    (
+        "children work on Text too",
+        [root("Text", text="t", children=["d"]), {"id": "d", "component": "Divider"}],
+        None,
+        '{"$type":"Markdown","value":"t","children":[{"$type":"Divider"}]}',
+    ),
+    (
+        "wrapped template is a ListView of single-object items",
+        [
+            root("Column", gap=3, children={"template": {"componentId": "t", "path": "/xs"}}),
+            {"id": "t", "component": "Text", "text": {"path": "/n"}},
+        ],
+        {"xs": [{"n": "a"}, {"n": "b"}]},
+        (
+            '{"$type":"ListView","children":[{"$type":"ListViewItem","children":'
+            '{"$type":"Markdown","value":"a"}},{"$type":"ListViewItem","children":'
+            '{"$type":"Markdown","value":"b"}}]}'
+        ),
+    ),
+    (
+        "template item whose child is dropped is a bare ListViewItem",
+        [
+            root("Column", children={"template": {"componentId": "gone", "path": "/xs"}}),
+        ],
+        {"xs": [1]},
+        '{"$type":"ListView","children":[{"$type":"ListViewItem"}]}',
+    ),
+    (
+        "template on a non-list is an empty ListView",
+        [
+            root("Column", children={"template": {"componentId": "t", "path": "/xs"}}),
+            {"id": "t", "component": "Divider"},
+        ],
+        {"xs": 3},
+        '{"$type":"ListView","children":[]}',
+    ),
+    (
+        "unknown component is skipped, siblings kept",
+        [
+            root("Row", children=["u", "d"]),
+            {"id": "u", "component": "Fancy"},
+            {"id": "d", "component": "Divider"},
+        ],
+        None,
+        '{"$type":"Row","children":[{"$type":"Divider"}]}',
+    ),
+]
+
+# Beyond upstream (the issue's "required" list): our own rows.
+OUR_ROWS: list[tuple[str, list[dict[str, Any]], Any, str]] = [
+    (
+        "bare spec template",
+        [
+            root("List", children={"componentId": "t", "path": "/xs"}),
+            {"id": "t", "component": "Text", "text": {"path": "name"}},
+        ],
+        {"xs": [{"name": "a"}]},
+        (
+            '{"$type":"ListView","children":[{"$type":"ListViewItem","children":'
+            '{"$type":"Markdown","value":"a"}}]}'
+        ),
+    ),
+    (
+        "v0.8 dataBinding template",
+        [
+            root("List", children={"template": {"componentId": "t", "dataBinding": "/xs"}}),
+            {"id": "t", "component": "Text", "text": {"path": "/n"}},
+        ],
+        {"xs": [{"n": "a"}]},
+        (
+            '{"$type":"ListView","children":[{"$type":"ListViewItem","children":'
+            '{"$type":"Markdown","value":"a"}}]}'
+        ),
+    ),
+    (
+        "absolute path in a template falls back to the root model",
+        [
+            root("List", children={"componentId": "t", "path": "/xs"}),
+            {"id": "t", "component": "Text", "text": {"path": "/title"}},
+        ],
+        {"xs": [{"n": "a"}], "title": "T"},
+        (
+            '{"$type":"ListView","children":[{"$type":"ListViewItem","children":'
+            '{"$type":"Markdown","value":"T"}}]}'
+        ),
+    ),
+    (
+        "v1.0 @path binding",
+        [root("Text", text={"@path": "/t"})],
+        {"t": "at"},
+        '{"$type":"Markdown","value":"at"}',
+    ),
+    (
+        "button Text child becomes the label",
+        [
+            root("Button", child="l", action={"event": {"name": "buy"}}, variant="primary"),
+            {"id": "l", "component": "Text", "text": "Buy"},
+        ],
+        None,
+        (
+            '{"$type":"Button","label":"Buy","buttonStyle":"primary","$action":{"type":"a2ui:action",'
+            '"name":"buy","surfaceId":"s1","sourceComponentId":"root"}}'
+        ),
+    ),
+    (
+        "button other child becomes children",
+        [
+            root("Button", child="i", variant="borderless"),
+            {"id": "i", "component": "Icon", "name": "star"},
+        ],
+        None,
+        '{"$type":"Button","label":"","buttonStyle":"ghost","children":[{"$type":"Icon","name":"star"}]}',
+    ),
+    (
+        "card child",
+        [root("Card", child="d"), {"id": "d", "component": "Divider"}],
+        None,
+        '{"$type":"Card","children":[{"$type":"Divider"}]}',
+    ),
+    (
+        "spec event with context resolved once",
+        [
+            root(
+                "Button",
+                label="Go",
+                action={"event": {"name": "go", "context": {"a": {"path": "/a"}, "b": 1}}},
+            )
+        ],
+        {"a": {"path": "/b"}, "b": "twice"},
+        (
+            '{"$type":"Button","label":"Go","$action":{"type":"a2ui:action","name":"go",'
+            '"surfaceId":"s1","sourceComponentId":"root","context":{"a":{"path":"/b"},"b":1}}}'
+        ),
+    ),
+    (
+        "v0.8 list context becomes an object",
+        [
+            root(
+                "Button",
+                label="Go",
+                action={
+                    "event": {"name": "go", "context": [{"key": "k", "value": {"path": "/v"}}]}
+                },
+            )
+        ],
+        {"v": 5},
+        (
+            '{"$type":"Button","label":"Go","$action":{"type":"a2ui:action","name":"go",'
+            '"surfaceId":"s1","sourceComponentId":"root","context":{"k":5}}}'
+        ),
+    ),
+    (
+        "function call action",
+        [
+            root(
+                "Button",
+                label="Open",
+                action={"functionCall": {"call": "openUrl", "args": {"url": {"path": "/u"}}}},
+            )
+        ],
+        {"u": "https://a2ui.org"},
+        (
+            '{"$type":"Button","label":"Open","$action":{"type":"a2ui:function","call":"openUrl",'
+            '"args":{"url":"https://a2ui.org"}}}'
+        ),
+    ),
+    (
+        "list horizontal is a Row, spaceBetween is between, stretch dropped",
+        [root("List", direction="horizontal", align="stretch", justify="spaceBetween")],
+        None,
+        '{"$type":"Row","justify":"between"}',
+    ),
+    (
+        "list vertical is a Col",
+        [root("List", align="center")],
+        None,
+        '{"$type":"Col","align":"center"}',
+    ),
+    (
+        "icon mapped",
+        [root("Icon", name="calendarToday")],
+        None,
+        '{"$type":"Icon","name":"calendar"}',
+    ),
+    (
+        "tabs are titled cards",
+        [
+            root(
+                "Tabs", tabs=[{"title": "A", "child": "a"}, {"title": {"path": "/b"}, "child": "b"}]
+            ),
+            {"id": "a", "component": "Divider"},
+            {"id": "b", "component": "Text", "text": "bee"},
+        ],
+        {"b": "B"},
+        (
+            '{"$type":"Col","children":[{"$type":"Card","title":"A","children":[{"$type":"Divider"}]},'
+            '{"$type":"Card","title":"B","children":[{"$type":"Markdown","value":"bee"}]}]}'
+        ),
+    ),
+    (
+        "modal is its trigger then its content",
+        [
+            root("Modal", trigger="t", content="c"),
+            {"id": "t", "component": "Button", "label": "Open"},
+            {"id": "c", "component": "Text", "text": "Body"},
+        ],
+        None,
+        (
+            '{"$type":"Col","children":[{"$type":"Button","label":"Open"},'
+            '{"$type":"Markdown","value":"Body"}]}'
+        ),
+    ),
+    (
+        "exclusive choice picker is a RadioGroup",
+        [
+            root(
+                "ChoicePicker",
+                label="Size",
+                value={"path": "/size"},
+                options=[{"label": "S", "value": "s"}, {"label": {"path": "/ml"}, "value": "m"}],
+            )
+        ],
+        {"size": ["m"], "ml": "Medium"},
+        (
+            '{"$type":"RadioGroup","options":[{"label":"S","value":"s"},{"label":"Medium","value":"m"}],'
+            '"name":"size","label":"Size","defaultValue":"m"}'
+        ),
+    ),
+    (
+        "multiple choice picker is a Col of Checkboxes",
+        [
+            root(
+                "ChoicePicker",
+                variant="multipleSelection",
+                value=["a"],
+                options=[{"label": "A", "value": "a"}, {"label": "B", "value": "b"}],
+            )
+        ],
+        None,
+        (
+            '{"$type":"Col","children":[{"$type":"Checkbox","label":"A","name":"a","defaultChecked":true},'
+            '{"$type":"Checkbox","label":"B","name":"b","defaultChecked":false}]}'
+        ),
+    ),
+    (
+        "date time input is a DatePicker",
+        [root("DateTimeInput", value={"path": "/d"}, min="2020-01-01", label="When")],
+        {"d": "2026-01-02"},
+        '{"$type":"DatePicker","value":"2026-01-02","min":"2020-01-01","label":"When","name":"d"}',
+    ),
+    (
+        "slider is an Input",
+        [root("Slider", label="Vol", value={"path": "/vol"}, max=10)],
+        None,
+        '{"$type":"Input","label":"Vol","name":"vol"}',
+    ),
+    (
+        "video is a Markdown link",
+        [root("Video", url="https://x/v.mp4")],
+        None,
+        '{"$type":"Markdown","value":"[Video](https://x/v.mp4)"}',
+    ),
+    (
+        "audio player uses its description",
+        [root("AudioPlayer", url="/a b.mp3", description="Ep [1]")],
+        None,
+        '{"$type":"Markdown","value":"[Ep \\\\[1\\\\]](/a%20b.mp3)"}',
+    ),
+    (
+        "image alt from description, else empty",
+        [
+            root("Row", children=["a", "b"]),
+            {"id": "a", "component": "Image", "url": "i.png", "description": "d"},
+            {"id": "b", "component": "Image", "url": "data:image/png;base64,AA"},
+        ],
+        None,
+        (
+            '{"$type":"Row","children":[{"$type":"Image","src":"i.png","alt":"d"},'
+            '{"$type":"Image","src":"data:image/png;base64,AA","alt":""}]}'
+        ),
+    ),
+    (
+        "text number is printed as JavaScript would",
+        [
+            root("Row", children=["a", "b", "c"]),
+            {"id": "a", "component": "Text", "text": 10},
+            {"id": "b", "component": "Text", "text": 2.0},
+            {"id": "c", "component": "Text", "text": {"path": "/x"}},
+        ],
+        {"x": True},
+        (
+            '{"$type":"Row","children":[{"$type":"Markdown","value":"10"},'
+            '{"$type":"Markdown","value":"2"},{"$type":"Markdown","value":"true"}]}'
+        ),
+    ),
+    (
+        "formatString with paths, nested calls and an escape",
+        [
+            root(
+                "Text",
+                text={
+                    "call": "formatString",
+                    "args": {
+                        "value": "${/n} ${pluralize(value: ${/n}, one: 'item', other: 'items')} "
+                        "for ${formatNumber(value: ${/total}, decimals: 2)} \\${x}"
+                    },
+                },
+            )
+        ],
+        {"n": 3, "total": 1234.5},
+        '{"$type":"Markdown","value":"3 items for 1,234.50 ${x}"}',
+    ),
+    (
+        "@call with formatCurrency and formatDate",
+        [
+            root("Row", children=["a", "b"]),
+            {
+                "id": "a",
+                "component": "Text",
+                "text": {"@call": "formatCurrency", "args": {"value": 6.5, "currency": "USD"}},
+            },
+            {
+                "id": "b",
+                "component": "Text",
+                "text": {
+                    "call": "formatDate",
+                    "args": {
+                        "value": "2026-02-02T15:17:00Z",
+                        "format": "EEEE, MMM d, yyyy 'at' h:mm a",
+                    },
+                },
+            },
+        ],
+        None,
+        (
+            '{"$type":"Row","children":[{"$type":"Markdown","value":"$6.50"},'
+            '{"$type":"Markdown","value":"Monday, Feb 2, 2026 at 3:17 PM"}]}'
+        ),
+    ),
+]
+
+
+def _case_id(case: tuple[Any, ...]) -> str:
+    return str(case[0])
+
+
+class TestUpstreamTable:
+    @pytest.mark.parametrize("case", UPSTREAM_ROWS, ids=_case_id)
+    def test_row_is_byte_identical(self, case: tuple[str, list[dict[str, Any]], Any, str]) -> None:
+        """Each row of upstream's table gives upstream's compact JSON, key order included."""
+        _, raw, data, expected = case
+        result = run(*raw, data=msgspec.UNSET if data is None else data)
+        assert js(result.element) == expected
+
+    def test_unknown_component_warns_at_debug(self) -> None:
+        """An unknown component is a debug diagnostic naming the type and the id."""
+        result = run(root("Row", children=["u"]), {"id": "u", "component": "Fancy"})
+        (warning,) = result.warnings
+        assert warning.severity is Severity.DEBUG
+        assert warning.component_id == "u"
+        assert warning.surface_id == "s1"
+        assert "Fancy" in warning.message
+
+    def test_unknown_root_gives_no_element(self) -> None:
+        """An unknown root component leaves nothing to show."""
+        assert run(root("Fancy")).element is None
+
+    def test_no_root_warns(self) -> None:
+        """A surface without its root component gives no element and a warning."""
+        result = run({"id": "x", "component": "Divider"})
+        assert result.element is None
+        assert codes(result) == ["convert.root_missing"]
+
+    def test_root_not_told_gives_nothing(self) -> None:
+        """A v0.8 surface without beginRendering has no root and no warning."""
+        s = Surface(surface_id="s", version="v0.8", components=comps(root("Divider")), root_id=None)
+        result = CONVERTER.convert(s)
+        assert (result.element, result.warnings) == (None, ())
+
+    def test_template_checked_before_the_whitelist(self) -> None:
+        """Any component with template children becomes a ListView, whatever its type."""
+        result = run(root("Fancy", children={"componentId": "t", "path": "/xs"}), data={"xs": []})
+        assert result.element == {"$type": "ListView", "children": []}
+
+    def test_malformed_child_reference(self) -> None:
+        """A non-string child id is skipped with a warning."""
+        result = run(root("Row", children=[5]))
+        assert result.element == {"$type": "Row"}
+        assert codes(result) == ["convert.child_malformed"]
+
+    def test_template_not_list_warns(self) -> None:
+        """A template over a non-list warns."""
+        result = run(
+            root("Row", children={"componentId": "t", "path": "/x"}),
+            {"id": "t", "component": "Divider"},
+            data={"x": {"a": 1}},
+        )
+        assert codes(result) == ["convert.template_not_list"]
+
+    def test_template_over_map_in_v08(self) -> None:
+        """A v0.8 template over a map expands its values in order."""
+        result = run(
+            root("List", children={"template": {"componentId": "t", "path": "/m"}}),
+            {"id": "t", "component": "Text", "text": {"path": "/n"}},
+            data={"m": {"k1": {"n": "a"}, "k2": {"n": "b"}}},
+            version="v0.8",
+        )
+        assert js(result.element).count("ListViewItem") == 2
+        assert result.warnings == ()
+
+    def test_nested_template_resolves_relative_to_the_item(self) -> None:
+        """A template inside a template reads the outer item."""
+        result = run(
+            root("List", children={"componentId": "outer", "path": "/groups"}),
+            {"id": "outer", "component": "List", "children": {"componentId": "t", "path": "xs"}},
+            {"id": "t", "component": "Text", "text": {"path": "/n"}},
+            data={"groups": [{"xs": [{"n": "a"}]}, {"xs": [{"n": "b"}, {"n": "c"}]}]},
+        )
+        assert js(result.element).count('"Markdown"') == 3
+
+
+class TestOurRows:
+    @pytest.mark.parametrize("case", OUR_ROWS, ids=_case_id)
+    def test_row(self, case: tuple[str, list[dict[str, Any]], Any, str]) -> None:
+        """Each of our mapping rows gives the documented element."""
+        _, raw, data, expected = case
+        result = run(*raw, data=msgspec.UNSET if data is None else data)
+        assert js(result.element) == expected
+        assert result.warnings == ()
+
+
+class TestRepairs:
+    def test_enum_without_counterpart_warns_when_not_a2ui(self) -> None:
+        """A justify value that is neither A2UI's nor the vocabulary's is dropped with a warning."""
+        result = run(root("Row", justify="diagonal", gap=9))
+        assert result.element == {"$type": "Row"}
+        assert codes(result) == ["convert.prop_invalid", "convert.prop_invalid"]
+
+    def test_image_without_src_is_dropped(self) -> None:
+        """An Image with no src cannot be valid and is dropped with a warning."""
+        result = run(root("Row", children=["i"]), {"id": "i", "component": "Image"})
+        assert result.element == {"$type": "Row"}
+        assert codes(result) == ["convert.element_dropped"]
+
+    def test_text_with_object_warns(self) -> None:
+        """A Text bound to an object renders empty with a warning."""
+        result = run(root("Text", text={"path": "/o"}), data={"o": {"a": 1}})
+        assert result.element == {"$type": "Markdown", "value": ""}
+        assert codes(result) == ["convert.prop_invalid"]
+
+    def test_unmapped_icon_is_skipped_at_debug(self) -> None:
+        """An icon without a counterpart is skipped with a debug diagnostic."""
+        result = run(root("Row", children=["i"]), {"id": "i", "component": "Icon", "name": "home"})
+        assert result.element == {"$type": "Row"}
+        assert [w.severity for w in result.warnings] == [Severity.DEBUG]
+
+    def test_unsupported_function_warns(self) -> None:
+        """A function outside the supported set is dropped with a warning."""
+        result = run(root("Text", text={"call": "upper", "args": {"value": "x"}}))
+        assert result.element == {"$type": "Markdown", "value": ""}
+        assert codes(result) == ["convert.function_unsupported"]
+
+    def test_action_without_name_warns(self) -> None:
+        """An action that cannot be used is never dropped silently."""
+        result = run(root("Button", label="x", action={"event": {"context": {}}}))
+        assert "$action" not in (result.element or {})
+        assert codes(result) == ["convert.action_dropped"]
+
+    def test_long_strings_are_cut(self) -> None:
+        """Strings longer than the limit are cut with a warning."""
+        converter = Converter(limits=Limits(max_string_length=3))
+        result = converter.convert(surface(root("Text", text="abcdef")))
+        assert result.element == {"$type": "Markdown", "value": "abc"}
+        assert [w.code for w in result.warnings] == ["convert.string_cut"]
+
+
+class TestUrlSafety:
+    @pytest.mark.parametrize(
+        "url",
+        [
+            "javascript:alert(1)",
+            " JaVa\tScRiPt:alert(1)",
+            "vbscript:x",
+            "file:///etc/passwd",
+            "data:text/html,x",
+        ],
+    )
+    def test_unsafe_image_src_is_dropped(self, url: str) -> None:
+        """Unsafe schemes never reach the output."""
+        result = run(root("Row", children=["i"]), {"id": "i", "component": "Image", "url": url})
+        assert result.element == {"$type": "Row"}
+        assert "convert.unsafe_url" in codes(result)
+
+    @pytest.mark.parametrize(
+        "url", ["https://a/b.png", "http://a", "/rel.png", "rel.png", "data:image/png;base64,AA"]
+    )
+    def test_safe_urls_are_kept(self, url: str) -> None:
+        """http(s), data:image and relative URLs are kept."""
+        result = run(root("Image", url=url, alt="a"))
+        assert result.element == {"$type": "Image", "src": url, "alt": "a"}
+
+    def test_unsafe_open_url_action_is_dropped(self) -> None:
+        """An openUrl action to a javascript: URL is dropped with a warning."""
+        result = run(
+            root(
+                "Button",
+                label="x",
+                action={"functionCall": {"call": "openUrl", "args": {"url": "javascript:x"}}},
+            )
+        )
+        assert result.element == {"$type": "Button", "label": "x"}
+        assert codes(result) == ["convert.unsafe_url"]
+
+    def test_unsafe_video_is_dropped(self) -> None:
+        """A Video with an unsafe URL is dropped."""
+        result = run(
+            root("Row", children=["v"]), {"id": "v", "component": "Video", "url": "javascript:x"}
+        )
+        assert result.element == {"$type": "Row"}
+
+
+def chain(length: int) -> list[dict[str, Any]]:
+    """A chain of Columns, ``length`` components deep (root at depth 0)."""
+    ids = ["root"] + [f"c{i}" for i in range(1, length)]
+    return [
+        {"id": cid, "component": "Column", "children": ids[i + 1 : i + 2]}
+        for i, cid in enumerate(ids)
+    ]
+
+
+def depth_of(element: dict[str, Any]) -> int:
+    depth = 1
+    while element.get("children"):
+        element = element["children"][0]
+        depth += 1
+    return depth
+
+
+class TestLimits:
+    @pytest.mark.parametrize(
+        ("length", "emitted", "warned"), [(31, 31, False), (32, 32, False), (33, 32, True)]
+    )
+    def test_depth(self, length: int, emitted: int, warned: bool) -> None:
+        """Depth 32 is dropped with its subtree; its parent is kept; one warning."""
+        result = run(*chain(length))
+        assert result.element is not None
+        assert depth_of(result.element) == emitted
+        assert ("convert.depth_cap" in codes(result)) is warned
+
+    @pytest.mark.parametrize(
+        ("count", "items", "warned"), [(99, 99, False), (100, 100, False), (101, 100, True)]
+    )
+    def test_template_items(self, count: int, items: int, warned: bool) -> None:
+        """Templates expand at most 100 items, warning once beyond."""
+        result = run(
+            root("List", children={"componentId": "t", "path": "/xs"}),
+            {"id": "t", "component": "Divider"},
+            data={"xs": list(range(count))},
+        )
+        assert result.element is not None
+        assert len(result.element["children"]) == items
+        assert codes(result) == (["convert.template_cap"] if warned else [])
+
+    @pytest.mark.parametrize(
+        ("total", "children", "warned"),
+        [(4999, 4998, False), (5000, 4999, False), (5001, 4999, True)],
+    )
+    def test_nodes(self, total: int, children: int, warned: bool) -> None:
+        """The budget counts every element, the root included: 5001 nodes keep 4999 Dividers."""
+        dividers = [{"id": f"d{i}", "component": "Divider"} for i in range(total - 1)]
+        result = run(root("Row", children=[d["id"] for d in dividers]), *dividers)
+        assert result.element is not None
+        assert len(result.element["children"]) == children
+        assert codes(result) == (["convert.node_budget"] if warned else [])
+
+    def test_budget_counts_template_items(self) -> None:
+        """ListView and ListViewItem count against the budget."""
+        converter = Converter(limits=Limits(max_nodes=4))
+        result = converter.convert(
+            surface(
+                root("List", children={"componentId": "t", "path": "/xs"}),
+                {"id": "t", "component": "Divider"},
+                data={"xs": [1, 2, 3]},
+            )
+        )
+        assert js(result.element) == (
+            '{"$type":"ListView","children":[{"$type":"ListViewItem","children":{"$type":"Divider"}},'
+            '{"$type":"ListViewItem"}]}'
+        )
+
+    def test_cycle_is_dropped_every_time(self) -> None:
+        """A cycle drops the repeated child with a warning; a DAG reuse is fine."""
+        result = run(
+            root("Row", children=["a", "b", "b"]),
+            {"id": "a", "component": "Column", "children": ["root"]},
+            {"id": "b", "component": "Divider"},
+        )
+        assert js(result.element) == (
+            '{"$type":"Row","children":[{"$type":"Col"},{"$type":"Divider"},{"$type":"Divider"}]}'
+        )
+        assert codes(result) == ["convert.cycle"]
+
+    def test_million_components_bounded(self) -> None:
+        """A million-component surface converts reading a bounded number of components."""
+        reads = []
+
+        class Lazy(Mapping[str, Component]):
+            def __getitem__(self, key: str) -> Component:
+                reads.append(key)
+                if key == "root":
+                    ids = [f"d{i}" for i in range(1_000_000)]
+                    return Component(id="root", component="Row", props={"children": ids})
+                return Component(id=key, component="Divider", props={})
+
+            def __len__(self) -> int:
+                return 1_000_001
+
+            def __iter__(self) -> Iterator[str]:
+                raise AssertionError("the converter must not iterate all components")
+
+            def __contains__(self, key: object) -> bool:
+                return True
+
+        result = CONVERTER.convert(Surface(surface_id="s", version="v0.9", components=Lazy()))
+        assert result.element is not None
+        assert len(result.element["children"]) == 4999
+        assert len(reads) < 5010
+
+    def test_million_missing_children_bounded(self) -> None:
+        """References that emit nothing are bounded too."""
+        ids = [f"x{i}" for i in range(1_000_000)]
+        result = run(root("Row", children=ids))
+        assert result.element == {"$type": "Row"}
+        assert len(result.warnings) <= 4 * 5000 + 2
+        assert codes(result)[-1] == "convert.work_budget"
+
+    def test_template_over_million_items_bounded(self) -> None:
+        """A template over a million items expands 100."""
+        result = run(
+            root("List", children={"componentId": "t", "path": "/xs"}),
+            {"id": "t", "component": "Text", "text": {"path": "/"}},
+            data={"xs": [str(i) for i in range(1_000_000)]},
+        )
+        assert result.element is not None
+        assert len(result.element["children"]) == 100
+
+    def test_convert_never_raises(self) -> None:
+        """An internal failure becomes a None element and a convert.failed warning."""
+
+        class Broken(Mapping[str, Component]):
+            def __getitem__(self, key: str) -> Component:
+                raise RuntimeError("boom")
+
+            def __len__(self) -> int:
+                return 1
+
+            def __iter__(self) -> Iterator[str]:
+                return iter(["root"])
+
+            def __contains__(self, key: object) -> bool:
+                return True
+
+        result = CONVERTER.convert(Surface(surface_id="s", version="v0.9", components=Broken()))
+        assert result.element is None
+        assert [w.code for w in result.warnings] == ["convert.failed"]
+
+
+def dashboard(rows: int, data_seed: int = 0) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A surface of cards, each with bound text, an image, a button and a template."""
+    raw: list[dict[str, Any]] = [root("Column", children=[f"card{i}" for i in range(rows)])]
+    for i in range(rows):
+        raw += [
+            {"id": f"card{i}", "component": "Card", "child": f"col{i}"},
+            {
+                "id": f"col{i}",
+                "component": "Column",
+                "children": [f"t{i}", f"img{i}", f"b{i}", f"l{i}"],
+            },
+            {
+                "id": f"t{i}",
+                "component": "Text",
+                "text": {"path": f"/cards/{i}/title"},
+                "variant": "h2",
+            },
+            {"id": f"img{i}", "component": "Image", "url": {"path": f"/cards/{i}/img"}},
+            {
+                "id": f"b{i}",
+                "component": "Button",
+                "child": f"bl{i}",
+                "action": {
+                    "event": {"name": "open", "context": {"i": {"path": f"/cards/{i}/title"}}}
+                },
+            },
+            {"id": f"bl{i}", "component": "Text", "text": "Open"},
+            {
+                "id": f"l{i}",
+                "component": "List",
+                "children": {"componentId": "item", "path": f"/cards/{i}/items"},
+            },
+        ]
+    raw.append({"id": "item", "component": "Text", "text": {"path": "name"}})
+    data = {
+        "cards": [
+            {
+                "title": f"Card {i}",
+                "img": f"https://x/{i}.png",
+                "items": [{"name": f"n{j}"} for j in range(3)],
+            }
+            for i in range(rows)
+        ],
+        "seed": data_seed,
+    }
+    return raw, data
+
+
+class TestReuse:
+    def test_same_inputs_reuse_the_whole_tree(self) -> None:
+        """Converting the same surface again returns the same element object."""
+        raw, data = dashboard(5)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        again = CONVERTER.convert(s, first)
+        assert again.element is first.element
+
+    def test_freshly_decoded_equal_data_reuses(self) -> None:
+        """An equal data model decoded afresh still reuses everything."""
+        raw, data = dashboard(5)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        decoded = msgspec.json.decode(msgspec.json.encode(data))
+        again = CONVERTER.convert(msgspec.structs.replace(s, data_model=decoded), first)
+        assert again.element is first.element
+
+    def test_one_value_changes_one_card(self) -> None:
+        """Changing one card's title rebuilds that card and reuses the others."""
+        raw, data = dashboard(5)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        changed = msgspec.json.decode(msgspec.json.encode(data))
+        changed["cards"][2]["title"] = "New"
+        again = CONVERTER.convert(msgspec.structs.replace(s, data_model=changed), first)
+        fresh = CONVERTER.convert(msgspec.structs.replace(s, data_model=changed))
+        assert again.element == fresh.element
+        assert first.element is not None
+        assert again.element is not None
+        old_cards, new_cards = first.element["children"], again.element["children"]
+        assert [a is b for a, b in zip(old_cards, new_cards, strict=True)] == [
+            True, True, False, True, True,
+        ]  # fmt: skip
+
+    def test_type_change_is_seen(self) -> None:
+        """1, 1.0 and true are different values even where Python says they are equal."""
+        s = surface(root("Text", text={"path": "/v"}), data={"v": 1})
+        first = CONVERTER.convert(s)
+        for value, text in ((True, "true"), (1.5, "1.5"), (1, "1")):
+            nxt = CONVERTER.convert(msgspec.structs.replace(s, data_model={"v": value}), first)
+            assert nxt.element == {"$type": "Markdown", "value": text}
+            first = nxt
+
+    def test_budget_limited_conversion_reuses_exactly(self) -> None:
+        """Reuse under an exhausted budget still equals a fresh conversion."""
+        converter = Converter(limits=Limits(max_nodes=20))
+        raw, data = dashboard(6)
+        s = surface(*raw, data=data)
+        first = converter.convert(s)
+        changed = msgspec.json.decode(msgspec.json.encode(data))
+        changed["cards"][0]["items"] = []
+        s2 = msgspec.structs.replace(s, data_model=changed)
+        inc, fresh = converter.convert(s2, first), converter.convert(s2)
+        assert (inc.element, inc.warnings) == (fresh.element, fresh.warnings)
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.data())
+    def test_incremental_always_equals_fresh(self, data: st.DataObject) -> None:
+        """Random edits of components and data: reuse never changes the result."""
+        rows = data.draw(st.integers(1, 4))
+        raw, model = dashboard(rows)
+        limits = Limits(
+            max_nodes=data.draw(st.sampled_from([5000, 25, 12])),
+            max_template_items=data.draw(st.sampled_from([100, 2])),
+        )
+        converter = Converter(limits=limits)
+        current = surface(*raw, data=model)
+        previous = converter.convert(current)
+        values = st.one_of(
+            st.text(max_size=3), st.integers(-2, 2), st.booleans(), st.none(),
+            st.sampled_from([1.0, 0.5, "https://x/a.png", "javascript:x"]),
+        )  # fmt: skip
+        for _ in range(data.draw(st.integers(1, 5))):
+            kind = data.draw(
+                st.sampled_from(["value", "grow", "component", "same", "root", "fresh"])
+            )
+            model = msgspec.json.decode(msgspec.json.encode(model))
+            components = dict(current.components)
+            i = data.draw(st.integers(0, rows - 1))
+            cards = model.get("cards") if isinstance(model, dict) else None
+            if kind in {"value", "grow", "root"} and not (
+                isinstance(cards, list) and len(cards) > i
+            ):
+                model = dashboard(rows, data_seed=1)[1]
+            if kind == "value":
+                key = data.draw(st.sampled_from(["title", "img"]))
+                model["cards"][i][key] = data.draw(values)
+            elif kind == "grow":
+                model["cards"][i]["items"].append({"name": data.draw(values)})
+            elif kind == "component":
+                cid = data.draw(st.sampled_from([f"t{i}", f"img{i}", f"bl{i}", "item", f"col{i}"]))
+                new_props = dict(components[cid].props)
+                choice = data.draw(st.sampled_from(["variant", "text", "children", "component"]))
+                if choice == "variant":
+                    new_props["variant"] = data.draw(st.sampled_from(["h1", "caption", "body"]))
+                elif choice == "text":
+                    new_props["text"] = data.draw(values)
+                elif choice == "children":
+                    new_props["children"] = [f"t{i}", "root", f"card{i}", "missing"]
+                component = (
+                    data.draw(st.sampled_from(["Text", "Divider", "Column", "Unknown"]))
+                    if choice == "component"
+                    else components[cid].component
+                )
+                components[cid] = Component(id=cid, component=component, props=new_props)
+            elif kind == "root":
+                model = {"cards": model["cards"][:1]}
+            elif kind == "fresh":
+                model = data.draw(st.sampled_from([{}, None, [], {"cards": {}}]))
+            current = Surface(
+                surface_id="s1", version="v0.9", components=components, data_model=model
+            )
+            incremental = converter.convert(current, previous)
+            fresh = converter.convert(current)
+            assert js(incremental.element) == js(fresh.element)
+            assert incremental.warnings == fresh.warnings
+            if incremental.element is not None:
+                assert validate_element(incremental.element) == []
+            previous = incremental
+
+
+def sample_surfaces(samples_dir: Path) -> Iterator[tuple[str, Surface, bool]]:
+    for sample in load_sample_files(samples_dir):
+        if not sample.is_stream:
+            continue
+        ops = [
+            normalize_message(m.message, index=i)
+            for i, m in enumerate(sample.messages)
+            if m.conformant
+        ]
+        surfaces: Mapping[str, Surface] = {}
+        for index, op in enumerate(ops):  # every state of the stream, as an agent streams it
+            surfaces, _ = apply_operations(surfaces, [op], limits=Limits())
+            for sid, s in surfaces.items():
+                yield f"{sample.name}:{sid}", s, index == len(ops) - 1
+
+
+class TestSamples:
+    def test_every_sample_converts_validly(self, samples_dir: Path, vocabulary_path: Path) -> None:
+        """Every sample surface converts validly; finished ones warn only at debug level."""
+        validator = SchemaValidator(vocabulary_path)
+        seen = 0
+        previous: dict[str, Conversion] = {}
+        for name, s, final in sample_surfaces(samples_dir):
+            result = CONVERTER.convert(s)
+            incremental = CONVERTER.convert(s, previous.get(name))
+            previous[name] = incremental
+            assert (incremental.element, incremental.warnings) == (result.element, result.warnings)
+            if result.element is None:
+                continue
+            seen += 1
+            assert validate_element(result.element) == [], name
+            assert validator.problems(result.element) == [], name
+            if final:  # while data is still streaming in, upstream's template warning is expected
+                assert all(w.severity is Severity.DEBUG for w in result.warnings), name
+        assert seen > 40
+
+
+class SchemaValidator:
+    """Validates each element of a tree with jsonschema against the shared vocabulary file."""
+
+    def __init__(self, path: Path) -> None:
+        import jsonschema  # noqa: PLC0415 (test-only dependency)
+
+        schemas = json.loads(path.read_text())["components"]
+        self.validators = {name: jsonschema.Draft202012Validator(s) for name, s in schemas.items()}
+
+    def problems(self, element: Any) -> list[str]:
+        out: list[str] = []
+        stack = [element]
+        while stack:
+            node = stack.pop()
+            props = {
+                k: v
+                for k, v in node.items()
+                if k not in {"$type", "$action", "$key", "$status", "children"}
+            }
+            validator = self.validators.get(node["$type"])
+            if validator is None:
+                out.append(f"unknown $type {node['$type']}")
+                continue
+            out.extend(e.message for e in validator.iter_errors(props))
+            children = node.get("children", [])
+            stack.extend(children if isinstance(children, list) else [children])
+        return out
+
+
+class TestEveryOutputIsValid:
+    def test_all_rows_validate_with_jsonschema(self, vocabulary_path: Path) -> None:
+        """Every element of every table row validates against the shared JSON Schemas."""
+        validator = SchemaValidator(vocabulary_path)
+        elements = []
+        for _, raw, data, _expected in UPSTREAM_ROWS + OUR_ROWS:
+            result = CONVERTER.convert(surface(*raw, data=msgspec.UNSET if data is None else data))
+            assert result.element is not None
+            elements.append(result.element)
+        for element in elements + OUTPUTS:
+            assert validator.problems(element) == []
