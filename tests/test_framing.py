@@ -1,0 +1,302 @@
+"""The framer: JSONL and SSE cut into payloads identically however the bytes are chunked."""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+import pytest
+
+from a2ui_stream import Diagnostic, Severity, UsageError
+from a2ui_stream._framing import LINE_TOO_LONG, Frame, Framer
+
+LIMIT = 16
+
+
+def too_long(line: int, offset: int, raw: bytes, what: str = "line") -> Diagnostic:
+    return Diagnostic(
+        code=LINE_TOO_LONG,
+        message=f"{what} is longer than max_line_bytes ({LIMIT}); skipped",
+        severity=Severity.ERROR,
+        line=line,
+        offset=offset,
+        raw=raw,
+    )
+
+
+class Case(NamedTuple):
+    """One framing case: fed whole, byte by byte, in random splits and with trailing
+    bytes, its input must give exactly ``expected``."""
+
+    name: str
+    fmt: str
+    data: bytes
+    expected: list[Frame | Diagnostic]
+
+    @property
+    def complete(self) -> bool:
+        """Whether the input ends on a line (JSONL) or event (SSE) boundary."""
+        end = b"\n\n" if self.name.startswith("sse") else b"\n"
+        return self.data.endswith(end)
+
+
+CASES: list[Case] = [
+    Case("jsonl-empty", "auto", b"", []),
+    Case("jsonl-one", "auto", b'{"a":1}\n', [Frame(b'{"a":1}', 1, 0)]),
+    Case(
+        "jsonl-unterminated-last-line",
+        "auto",
+        b'{"a":1}\n{"b":2}',
+        [Frame(b'{"a":1}', 1, 0), Frame(b'{"b":2}', 2, 8)],
+    ),
+    Case(
+        "jsonl-blank-lines-and-crlf",
+        "auto",
+        b'\n  \r\n{"a":1}\r\n\r\n\t\n{"b":2}\r\n',
+        [Frame(b'{"a":1}', 3, 5), Frame(b'{"b":2}', 6, 18)],
+    ),
+    Case(
+        "jsonl-bom",
+        "auto",
+        b'\xef\xbb\xbf{"a":1}\n{"b":2}\n',
+        [Frame(b'{"a":1}', 1, 3), Frame(b'{"b":2}', 2, 11)],
+    ),
+    Case(
+        "jsonl-bom-explicit-format",
+        "jsonl",
+        b'\xef\xbb\xbf{"a":1}\n',
+        [Frame(b'{"a":1}', 1, 3)],
+    ),
+    Case(
+        "jsonl-not-json-lines-still-framed",
+        "auto",
+        b'{"a":1}\nnot json\n[1,2]\n',
+        [Frame(b'{"a":1}', 1, 0), Frame(b"not json", 2, 8), Frame(b"[1,2]", 3, 17)],
+    ),
+    Case(
+        "jsonl-leading-space-before-brace",
+        "auto",
+        b'  {"a":1}\n',
+        [Frame(b'  {"a":1}', 1, 0)],
+    ),
+    Case(
+        "jsonl-invalid-utf8-passed-through",
+        "auto",
+        b'{"a":"\xff\xfe"}\n{"b":"\xc3\xa9"}\n',
+        [Frame(b'{"a":"\xff\xfe"}', 1, 0), Frame(b'{"b":"\xc3\xa9"}', 2, 11)],
+    ),
+    Case(
+        "jsonl-long-line-skipped",
+        "auto",
+        b'{"a":1}\n{"long":"' + b"x" * 40 + b'"}\n{"b":2}\n',
+        [
+            Frame(b'{"a":1}', 1, 0),
+            too_long(2, 8, b'{"long":"xxxxxxxx'),
+            Frame(b'{"b":2}', 3, 60),
+        ],
+    ),
+    Case(
+        "jsonl-line-at-limit-with-crlf-kept",
+        "auto",
+        b'{"k":"12345678"}\r\n{"k":"123456789"}\r\n',
+        [Frame(b'{"k":"12345678"}', 1, 0), too_long(2, 18, b'{"k":"123456789"}')],
+    ),
+    Case(
+        "jsonl-long-unterminated-last-line",
+        "auto",
+        b'{"a":1}\n' + b"y" * 50,
+        [Frame(b'{"a":1}', 1, 0), too_long(2, 8, b"y" * 17)],
+    ),
+    Case(
+        "sse-simple",
+        "auto",
+        b'data: {"a":1}\n\ndata: {"b":2}\n\n',
+        [Frame(b'{"a":1}', 1, 0), Frame(b'{"b":2}', 3, 15)],
+    ),
+    Case(
+        "sse-comments-fields-multiline",
+        "auto",
+        b': hello\nevent: x\nid: 7\nretry: 10\ndata: {"a":\ndata:1}\nfoo: bar\n\n',
+        [Frame(b'{"a":\n1}', 5, 33)],
+    ),
+    Case(
+        "sse-crlf-and-final-flush",
+        "auto",
+        b'data: {"a":1}\r\n\r\ndata: {"b":2}',
+        [Frame(b'{"a":1}', 1, 0), Frame(b'{"b":2}', 3, 17)],
+    ),
+    Case(
+        "sse-event-without-data-ignored",
+        "auto",
+        b'event: ping\n\n\n\ndata: {"a":1}\n\n',
+        [Frame(b'{"a":1}', 5, 15)],
+    ),
+    Case(
+        "sse-detected-after-blank-lines",
+        "auto",
+        b'\r\n\ndata:{"a":1}\n\n',
+        [Frame(b'{"a":1}', 3, 3)],
+    ),
+    Case(
+        "sse-bom",
+        "auto",
+        b'\xef\xbb\xbfid: 1\ndata: {"a":1}\n\n',
+        [Frame(b'{"a":1}', 2, 9)],
+    ),
+    Case(
+        "sse-explicit",
+        "sse",
+        b'data: {"a":1}\n\n',
+        [Frame(b'{"a":1}', 1, 0)],
+    ),
+    Case(
+        "sse-event-too-long-skipped-to-blank-line",
+        "auto",
+        b'data: {"a":\ndata: "1234567"\ndata: }\n\ndata: {"b":2}\n\n',
+        [
+            too_long(1, 0, b'{"a":\n"1234567"\n}', what="event"),
+            Frame(b'{"b":2}', 5, 37),
+        ],
+    ),
+    Case(
+        "sse-line-too-long",
+        "auto",
+        b"data: " + b"z" * 30 + b'\ndata: more\n\ndata: {"b":2}\n\n',
+        [too_long(1, 0, b"data: " + b"z" * 11), Frame(b'{"b":2}', 4, 49)],
+    ),
+    Case(
+        "jsonl-explicit-for-sse-looking-input",
+        "jsonl",
+        b'data: {"a":1}\n',
+        [Frame(b'data: {"a":1}', 1, 0)],
+    ),
+    Case(
+        "auto-garbage-first-means-jsonl",
+        "auto",
+        b'dx\n{"a":1}\n',
+        [Frame(b"dx", 1, 0), Frame(b'{"a":1}', 2, 3)],
+    ),
+    Case(
+        "auto-short-prefix-at-close-means-jsonl",
+        "auto",
+        b"da",
+        [Frame(b"da", 1, 0)],
+    ),
+]
+
+_IDS = [case.name for case in CASES]
+COMPLETE = [case for case in CASES if case.complete and case.data]
+
+
+def run(fmt: str, chunks: list[bytes], *, close: bool = True) -> list[Frame | Diagnostic]:
+    framer = Framer(format=fmt, max_line_bytes=LIMIT)  # type: ignore[arg-type]
+    out: list[Frame | Diagnostic] = []
+    for chunk in chunks:
+        out += framer.feed(chunk)
+    if close:
+        out += framer.close()
+    return out
+
+
+def random_chunks(data: bytes, rng: random.Random) -> list[bytes]:
+    chunks = []
+    start = 0
+    while start < len(data):
+        size = rng.randint(1, 7)
+        chunks.append(data[start : start + size])
+        start += size
+    return chunks
+
+
+class TestFramingCases:
+    @pytest.mark.parametrize("case", CASES, ids=_IDS)
+    def test_whole(self, case: Case) -> None:
+        """The whole input in one chunk gives the expected frames and diagnostics."""
+        assert run(case.fmt, [case.data]) == case.expected
+
+    @pytest.mark.parametrize("case", CASES, ids=_IDS)
+    def test_one_byte_at_a_time(self, case: Case) -> None:
+        """Feeding one byte at a time gives the same output as the whole input."""
+        data = case.data
+        assert run(case.fmt, [data[i : i + 1] for i in range(len(data))]) == case.expected
+
+    @pytest.mark.parametrize("case", CASES, ids=_IDS)
+    def test_random_splits(self, case: Case) -> None:
+        """Random chunk boundaries (seeded) never change the output."""
+        rng = random.Random(case.name)
+        for _ in range(20):
+            assert run(case.fmt, random_chunks(case.data, rng)) == case.expected
+
+    @pytest.mark.parametrize("case", COMPLETE, ids=[case.name for case in COMPLETE])
+    def test_trailing_bytes(self, case: Case) -> None:
+        """An unfinished line after a complete input changes nothing before close."""
+        tail = b'data: {"x"' if case.name.startswith("sse") else b'{"x"'
+        assert run(case.fmt, [case.data + tail], close=False) == case.expected
+
+    @pytest.mark.parametrize("case", CASES, ids=_IDS)
+    def test_empty_chunks_are_harmless(self, case: Case) -> None:
+        """Empty chunks between bytes change nothing."""
+        data = case.data
+        chunks = [part for i in range(len(data)) for part in (b"", data[i : i + 1])]
+        assert run(case.fmt, chunks) == case.expected
+
+
+class TestFramer:
+    def test_format_detected(self) -> None:
+        """The format property is None until decided, then the chosen format."""
+        framer = Framer()
+        assert framer.format is None
+        framer.feed(b"\n  da")
+        assert framer.format is None
+        framer.feed(b"ta: {}\n")
+        assert framer.format == "sse"
+        jsonl = Framer()
+        jsonl.feed(b"{")
+        assert jsonl.format == "jsonl"
+
+    def test_feed_after_close_raises(self) -> None:
+        """Feeding a closed framer is caller misuse."""
+        framer = Framer()
+        framer.close()
+        with pytest.raises(UsageError):
+            framer.feed(b"{}")
+
+    def test_close_twice_returns_nothing(self) -> None:
+        """A second close has nothing left to flush."""
+        framer = Framer()
+        framer.feed(b"{}")
+        assert framer.close() == [Frame(b"{}", 1, 0)]
+        assert framer.close() == []
+
+    def test_bad_arguments_raise(self) -> None:
+        """An unknown format or a non-positive limit is refused."""
+        with pytest.raises(UsageError):
+            Framer(format="xml")  # type: ignore[arg-type]
+        with pytest.raises(UsageError):
+            Framer(max_line_bytes=0)
+
+    def test_long_line_buffers_at_most_the_limit(self) -> None:
+        """A line far over the limit fed in pieces never grows the buffer past the limit."""
+        framer = Framer(max_line_bytes=100)
+        framer.feed(b"{")
+        out = []
+        for _ in range(1000):
+            out += framer.feed(b"x" * 1000)
+            assert len(framer._partial) <= 101
+        out += framer.feed(b"\n{}\n")
+        assert [type(item) for item in out] == [Diagnostic, Frame]
+        assert out[1] == Frame(b"{}", 2, 1_000_002)
+
+    def test_long_line_in_many_chunks_is_linear(self) -> None:
+        """A legal long line split into many chunks is framed whole (no rescans needed)."""
+        framer = Framer()
+        line = b'{"k":"' + b"v" * 200_000 + b'"}'
+        out = []
+        for start in range(0, len(line), 10):
+            out += framer.feed(line[start : start + 10])
+        out += framer.feed(b"\n")
+        assert out == [Frame(line, 1, 0)]
+
+    def test_whitespace_only_stream_decides_at_close(self) -> None:
+        """A stream of blank lines yields nothing and closes cleanly."""
+        assert run("auto", [b"\n\n \r\n"]) == []
