@@ -59,6 +59,7 @@ JSON_NOT_OBJECT = "json.not_object"
 #: ``type`` not a string, ACTIVITY content not an object...).
 EVENT_INVALID = "event.invalid"
 
+_NEWLINE = b"\n"
 #: Bytes of a bad line kept in its diagnostic.
 _RAW_PREFIX = 200
 
@@ -127,6 +128,31 @@ def _from_fields(fields: dict[str, msgspec.Raw]) -> Event:
     return event
 
 
+def _decode_trusted(data: bytes) -> Event:
+    """Decode in one pass when possible, else keep the fields the class lacks."""
+    try:
+        event: Event = _FAST.decode(data)
+    except msgspec.ValidationError:
+        return _from_fields(_FIELDS.decode(data))
+    if event.extra is not UNSET:
+        # The line used the reserved key of ``extra`` itself: treat it as unknown.
+        return _from_fields(_FIELDS.decode(data))
+    return event
+
+
+def _single_line(event: Event, data: bytes) -> Event:
+    """Return ``event`` with no newline left inside its undecoded parts.
+
+    Only SSE data split over several lines puts a newline in a payload. JSON forbids a
+    raw newline inside a string, so in a payload that decoded, every newline is
+    whitespace between tokens: a space in its place gives the same value, and keeps
+    ``content`` and ``extra`` bytes (written back verbatim) on one line, as JSONL needs.
+    """
+    if _NEWLINE in data:
+        return _decode_trusted(data.replace(_NEWLINE, b" "))
+    return event
+
+
 def decode_event(data: bytes) -> Event:
     """Decode one event from JSON bytes, for trusted input.
 
@@ -144,14 +170,7 @@ def decode_event(data: bytes) -> Event:
         msgspec.ValidationError: the JSON is not an object or not a valid event.
         msgspec.DecodeError: the bytes are not JSON.
     """
-    try:
-        event: Event = _FAST.decode(data)
-    except msgspec.ValidationError:
-        return _from_fields(_FIELDS.decode(data))
-    if event.extra is not UNSET:
-        # The line used the reserved key of ``extra`` itself: treat it as unknown.
-        return _from_fields(_FIELDS.decode(data))
-    return event
+    return _single_line(_decode_trusted(data), data)
 
 
 def _split_reason(error: msgspec.DecodeError) -> tuple[str, str | None]:
@@ -210,7 +229,7 @@ def _decode_payload(payload: bytes, line: int | None, offset: int | None) -> Eve
         )
     else:
         if event.extra is UNSET:
-            return event
+            return _single_line(event, payload)
     try:
         fields = _FIELDS.decode(payload)
     except msgspec.ValidationError as error:
@@ -218,11 +237,12 @@ def _decode_payload(payload: bytes, line: int | None, offset: int | None) -> Eve
         message = f"line is not a JSON object: {reason}"
         return _bad(JSON_NOT_OBJECT, message, payload, line=line, offset=offset, path=path)
     try:
-        return _from_fields(fields)
+        event = _from_fields(fields)
     except msgspec.ValidationError as error:
         reason, path = _split_reason(error)
         message = f"not a valid AG-UI event: {reason}"
         return _bad(EVENT_INVALID, message, payload, line=line, offset=offset, path=path)
+    return _single_line(event, payload)
 
 
 class EventDecoder:
@@ -307,8 +327,9 @@ class EventDecoder:
         for item in items:
             if isinstance(item, Frame):
                 payload = item.payload
-                # The common case inline: ASCII (so valid UTF-8), a 1.0 event, no extras.
-                if payload.isascii():
+                # The common case inline: ASCII (so valid UTF-8), one line, a 1.0 event,
+                # no extras. Everything else goes through _decode_payload.
+                if payload.isascii() and _NEWLINE not in payload:
                     try:
                         event: Event = fast(payload)
                     except msgspec.DecodeError:

@@ -11,6 +11,9 @@ Its buffer follows wsproto's commit/rollback idea, reduced to what lines need: o
 the uncommitted tail of the current line is kept, a line is committed when its
 newline arrives, and each byte is scanned for a newline exactly once, so a long line
 arriving in many small chunks costs one append per chunk and no rescans.
+
+Lines end with LF or CRLF. A lone CR is not a line end (JSONL writers never use it,
+and AG-UI's SSE encoder writes LF).
 """
 
 from __future__ import annotations
@@ -331,7 +334,7 @@ class Framer:
                 return
             if not self._skipping:
                 if len(self._partial) + end > self._hold:
-                    self._keep(data[: self._hold + 1], out)
+                    self._keep(data[: min(end, self._hold + 1)], out)
                 else:
                     self._partial += data[:end]
                     self._emit(bytes(self._partial), self._line, self._line_offset, out)

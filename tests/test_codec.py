@@ -409,3 +409,38 @@ class TestForeignValues:
         result = event_from_object(42)
         assert isinstance(result, Diagnostic)
         assert "int" in result.message
+
+
+class TestMultilineSseData:
+    DATA = (
+        b'data: {"type":"ACTIVITY_SNAPSHOT","messageId":"m","activityType":"a",\n'
+        b'data: "content":{\n'
+        b'data: "k":[1,\n'
+        b'data: 2]},"later":\n'
+        b"data: true}\n\n"
+    )
+
+    def test_undecoded_parts_are_single_line(self) -> None:
+        """Content and extra bytes from multi-line SSE data hold no newline."""
+        (item,) = decode_events(self.DATA)
+        assert isinstance(item, Decoded)
+        event = item.event
+        assert isinstance(event, ev.ActivitySnapshot)
+        assert bytes(event.content) == b'{ "k":[1, 2]}'
+        encoded = encode_event(event)
+        assert b"\n" not in encoded
+        assert msgspec.json.decode(encoded)["later"] is True
+
+    def test_newline_inside_a_string_is_still_invalid(self) -> None:
+        """A string split across data lines is invalid JSON, not silently repaired."""
+        data = b'data: {"type":"STEP_STARTED","stepName":"a\ndata: b"}\n\n'
+        (item,) = decode_events(data)
+        assert isinstance(item, Diagnostic)
+        assert item.code == JSON_INVALID
+
+    def test_decode_event_normalises_too(self) -> None:
+        """decode_event gives the same single-line value as the stream decoder."""
+        (item,) = decode_events(self.DATA)
+        assert isinstance(item, Decoded)
+        payload = self.DATA.replace(b"data: ", b"").strip()
+        assert decode_event(payload) == item.event
