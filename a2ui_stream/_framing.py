@@ -232,6 +232,7 @@ class Framer:
         self._prefix = min(_RAW_PREFIX, max_line_bytes + 1)
         self._lines: _Lines = _JsonlLines(max_line_bytes)
         self._started = False
+        self._bom_checked = False
         self._head = bytearray()
         self._partial = bytearray()
         self._skipping = False
@@ -293,24 +294,37 @@ class Framer:
     def _start(self, *, final: bool) -> bytes | None:
         """Strip a BOM and pick the format once enough bytes are in.
 
+        While ``"auto"`` waits, complete blank lines are counted and dropped (in either
+        format they yield nothing), so a long run of them is never rescanned.
+
         Returns:
-            The input after the BOM, or ``None`` when more bytes are needed to decide.
+            The input still to split, or ``None`` when more bytes are needed to decide.
         """
-        head = bytes(self._head)
-        if not final and len(head) < len(_BOM) and _BOM.startswith(head):
-            return None
-        skip = len(_BOM) if head.startswith(_BOM) else 0
+        head = self._head
+        if not self._bom_checked:
+            if not final and len(head) < len(_BOM) and _BOM.startswith(head):
+                return None
+            if head.startswith(_BOM):
+                del head[: len(_BOM)]
+                self._position = self._line_offset = len(_BOM)
+            self._bom_checked = True
         chosen = self._requested
         if chosen == "auto":
-            detected = _detect(head[skip:], final=final or len(head) > self._limit)
+            detected = _detect(bytes(head), final=final or len(head) > self._limit)
             if detected is None:
+                blank = len(head) - len(head.lstrip(_BLANK))
+                consumed = head.rfind(_NEWLINE, 0, blank) + 1
+                self._line += head.count(_NEWLINE, 0, consumed)
+                self._position += consumed
+                self._line_offset = self._position
+                del head[:consumed]
                 return None
             chosen = detected
         self._lines = _LINES[chosen](self._limit)
         self._started = True
-        self._head.clear()
-        self._position = self._line_offset = skip
-        return head[skip:]
+        rest = bytes(head)
+        head.clear()
+        return rest
 
     def _emit(self, raw: bytes, line: int, offset: int, out: Output) -> None:
         """Hand a complete line to the format, or report it when it is too long."""

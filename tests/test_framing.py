@@ -300,3 +300,13 @@ class TestFramer:
     def test_whitespace_only_stream_decides_at_close(self) -> None:
         """A stream of blank lines yields nothing and closes cleanly."""
         assert run("auto", [b"\n\n \r\n"]) == []
+
+    def test_many_blank_lines_before_detection_are_counted(self) -> None:
+        """Blank lines fed one by one before the format is known keep line numbers right."""
+        framer = Framer()
+        out = []
+        for _ in range(1000):
+            out += framer.feed(b"\r\n")
+        assert len(framer._head) == 0
+        out += framer.feed(b'data: {"a":1}\n\n')
+        assert out == [Frame(b'{"a":1}', 1001, 2000)]
