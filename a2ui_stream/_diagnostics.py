@@ -33,7 +33,8 @@ class Diagnostic(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         severity: how much it matters.
         line: 1-based input line (JSONL line or SSE event start), when known.
         offset: byte offset of that line in the input, when known.
-        path: JSON path inside the offending value, msgspec style (``$.content.a2ui_operations[2]``).
+        path: JSON path inside the offending value, msgspec style
+            (``$.content.a2ui_operations[2]``).
         seq: 0-based index of the input event it concerns, when known.
         message_id: the activity messageId it concerns, when known.
         surface_id: the surface it concerns, when known.

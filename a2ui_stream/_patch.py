@@ -1,0 +1,306 @@
+"""JSON Patch (RFC 6902): applying a patch to a JSON value, and computing one between two.
+
+Owns both directions: ``apply_patch`` for ``ACTIVITY_DELTA`` events and ``diff`` for
+part updates sent as patches. Values are plain JSON (dicts, lists, scalars) treated as
+immutable: applying copies only the containers along each changed path, so unchanged
+subtrees keep their identity, and ``diff`` skips any pair of subtrees that are the same
+object, which makes it cost what changed rather than what exists.
+
+Must not import: state, conversion or shell modules. Does no I/O, no logging.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeAlias
+
+from a2ui_stream._pointer import PointerError, escape_token, parse_pointer
+
+__all__ = ["PatchError", "apply_patch", "diff"]
+
+JSON: TypeAlias = Any
+"""A decoded JSON value."""
+
+
+class PatchError(ValueError):
+    """A patch could not be applied; ``index`` names the failing operation."""
+
+    def __init__(self, index: int, reason: str) -> None:
+        """Record which operation failed and why.
+
+        Args:
+            index: 0-based position of the failing operation in the patch.
+            reason: what was wrong, in one clause.
+        """
+        super().__init__(f"patch operation {index}: {reason}")
+        self.index = index
+        self.reason = reason
+
+
+def apply_patch(document: JSON, patch: Sequence[Any]) -> JSON:
+    """Apply an RFC 6902 patch, returning a new document; ``document`` is not changed.
+
+    The patch is atomic: if any operation fails, nothing is returned but the error.
+
+    Args:
+        document: the JSON value to patch.
+        patch: the list of operation objects.
+
+    Returns:
+        The patched document, sharing every untouched subtree with ``document``.
+
+    Raises:
+        PatchError: an operation is malformed, names a missing path, or a ``test`` fails.
+    """
+    if not isinstance(patch, list | tuple):
+        raise PatchError(0, "a patch must be an array of operations")
+    for index, operation in enumerate(patch):
+        if not isinstance(operation, Mapping):
+            raise PatchError(index, "an operation must be an object")
+        name = operation.get("op")
+        handler = _OPERATIONS.get(name) if isinstance(name, str) else None
+        if handler is None:
+            raise PatchError(index, f"unknown op {name!r}")
+        try:
+            document = handler(document, operation)
+        except _OperationError as failure:
+            raise PatchError(index, str(failure)) from None
+        except PointerError as error:
+            raise PatchError(index, f"bad pointer: {error}") from None
+    return document
+
+
+class _OperationError(Exception):
+    """Internal: one operation failed; converted to PatchError with its index."""
+
+
+def _tokens(operation: Mapping[str, Any], key: str) -> list[str]:
+    pointer = operation.get(key)
+    if not isinstance(pointer, str):
+        raise _OperationError(f"{key!r} must be a JSON Pointer string")
+    return parse_pointer(pointer)
+
+
+def _value(operation: Mapping[str, Any]) -> JSON:
+    if "value" not in operation:
+        raise _OperationError("'value' is required")
+    return operation["value"]
+
+
+def _array_index(container: list[Any], token: str, *, allow_end: bool) -> int:
+    if token == "-" and allow_end:  # noqa: S105 - the RFC 6901 end-of-array token
+        return len(container)
+    if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
+        raise _OperationError(f"{token!r} is not an array index")
+    index = int(token)
+    limit = len(container) if allow_end else len(container) - 1
+    if index > limit:
+        raise _OperationError(f"index {index} is out of range")
+    return index
+
+
+def _get(document: JSON, tokens: Sequence[str]) -> JSON:
+    node = document
+    for token in tokens:
+        if isinstance(node, dict):
+            if token not in node:
+                raise _OperationError(f"member {token!r} does not exist")
+            node = node[token]
+        elif isinstance(node, list):
+            node = node[_array_index(node, token, allow_end=False)]
+        else:
+            raise _OperationError(f"cannot descend into a {type(node).__name__} at {token!r}")
+    return node
+
+
+def _edit(
+    document: JSON,
+    tokens: Sequence[str],
+    change: Callable[[JSON, str], JSON],
+) -> JSON:
+    """Copy the containers along ``tokens[:-1]`` and let ``change`` rebuild the last one."""
+    if not tokens:
+        raise _OperationError("the root has no parent")
+    head, rest = tokens[0], tokens[1:]
+    if not rest:
+        return change(document, head)
+    if isinstance(document, dict):
+        if head not in document:
+            raise _OperationError(f"member {head!r} does not exist")
+        copy = dict(document)
+        copy[head] = _edit(document[head], rest, change)
+        return copy
+    if isinstance(document, list):
+        index = _array_index(document, head, allow_end=False)
+        items = list(document)
+        items[index] = _edit(document[index], rest, change)
+        return items
+    raise _OperationError(f"cannot descend into a {type(document).__name__} at {head!r}")
+
+
+def _add_to(value: JSON) -> Callable[[JSON, str], JSON]:
+    def change(parent: JSON, token: str) -> JSON:
+        if isinstance(parent, dict):
+            copy = dict(parent)
+            copy[token] = value
+            return copy
+        if isinstance(parent, list):
+            index = _array_index(parent, token, allow_end=True)
+            return [*parent[:index], value, *parent[index:]]
+        raise _OperationError(f"cannot add a member to a {type(parent).__name__}")
+
+    return change
+
+
+def _replace_in(value: JSON) -> Callable[[JSON, str], JSON]:
+    def change(parent: JSON, token: str) -> JSON:
+        if isinstance(parent, dict):
+            if token not in parent:
+                raise _OperationError(f"member {token!r} does not exist")
+            copy = dict(parent)
+            copy[token] = value
+            return copy
+        if isinstance(parent, list):
+            index = _array_index(parent, token, allow_end=False)
+            items = list(parent)
+            items[index] = value
+            return items
+        raise _OperationError(f"cannot replace inside a {type(parent).__name__}")
+
+    return change
+
+
+def _remove_from(parent: JSON, token: str) -> JSON:
+    if isinstance(parent, dict):
+        if token not in parent:
+            raise _OperationError(f"member {token!r} does not exist")
+        return {key: item for key, item in parent.items() if key != token}
+    if isinstance(parent, list):
+        index = _array_index(parent, token, allow_end=False)
+        return [*parent[:index], *parent[index + 1 :]]
+    raise _OperationError(f"cannot remove from a {type(parent).__name__}")
+
+
+def _add(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    tokens = _tokens(operation, "path")
+    value = _value(operation)
+    return value if not tokens else _edit(document, tokens, _add_to(value))
+
+
+def _remove(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    return _edit(document, _tokens(operation, "path"), _remove_from)
+
+
+def _replace(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    tokens = _tokens(operation, "path")
+    value = _value(operation)
+    return value if not tokens else _edit(document, tokens, _replace_in(value))
+
+
+def _move(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    source = _tokens(operation, "from")
+    target = _tokens(operation, "path")
+    if source == target:
+        _get(document, source)
+        return document
+    if target[: len(source)] == source:
+        raise _OperationError("cannot move a value into one of its own children")
+    value = _get(document, source)
+    removed = _edit(document, source, _remove_from)
+    return value if not target else _edit(removed, target, _add_to(value))
+
+
+def _copy(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    value = _get(document, _tokens(operation, "from"))
+    target = _tokens(operation, "path")
+    return value if not target else _edit(document, target, _add_to(value))
+
+
+def _test(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    expected = _value(operation)
+    actual = _get(document, _tokens(operation, "path"))
+    if not _json_equal(actual, expected):
+        raise _OperationError("test failed: the value differs")
+    return document
+
+
+def _json_equal(left: JSON, right: JSON) -> bool:
+    # JSON has no boolean/number overlap, but Python says True == 1; RFC 6902 §4.6
+    # compares JSON types, so a bool only equals a bool.
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(
+            _json_equal(value, right[key]) for key, value in left.items()
+        )
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(map(_json_equal, left, right))
+    return (type(left) is type(right) and left == right) or _both_numbers(left, right)
+
+
+def _both_numbers(left: JSON, right: JSON) -> bool:
+    return isinstance(left, int | float) and isinstance(right, int | float) and left == right
+
+
+_OPERATIONS: dict[str, Callable[[JSON, Mapping[str, Any]], JSON]] = {
+    "add": _add,
+    "remove": _remove,
+    "replace": _replace,
+    "move": _move,
+    "copy": _copy,
+    "test": _test,
+}
+
+
+def diff(old: JSON, new: JSON) -> list[dict[str, Any]]:
+    """Compute a JSON Patch that turns ``old`` into ``new``.
+
+    Subtrees that are the same object are skipped without being read, so a diff between
+    two element trees that share unchanged subtrees costs what changed. Objects are
+    compared key by key; arrays position by position, with trailing additions and
+    removals; anything else that differs is replaced whole.
+
+    Args:
+        old: the previous JSON value.
+        new: the current JSON value.
+
+    Returns:
+        The list of operations (``add``, ``remove``, ``replace``); empty when equal.
+    """
+    operations: list[dict[str, Any]] = []
+    _diff_into(operations, "", old, new)
+    return operations
+
+
+def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON) -> None:
+    if old is new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key, value in old.items():
+            child = f"{path}/{escape_token(key)}"
+            if key not in new:
+                operations.append({"op": "remove", "path": child})
+            else:
+                _diff_into(operations, child, value, new[key])
+        operations.extend(
+            {"op": "add", "path": f"{path}/{escape_token(key)}", "value": value}
+            for key, value in new.items()
+            if key not in old
+        )
+        return
+    if isinstance(old, list) and isinstance(new, list):
+        shared = min(len(old), len(new))
+        for index in range(shared):
+            _diff_into(operations, f"{path}/{index}", old[index], new[index])
+        operations.extend(
+            {"op": "add", "path": f"{path}/{index}", "value": new[index]}
+            for index in range(shared, len(new))
+        )
+        # Remove from the end so earlier indices stay valid while the patch applies.
+        operations.extend(
+            {"op": "remove", "path": f"{path}/{index}"}
+            for index in range(len(old) - 1, shared - 1, -1)
+        )
+        return
+    if not _json_equal(old, new):
+        operations.append({"op": "replace", "path": path, "value": new})

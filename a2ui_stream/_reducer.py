@@ -1,0 +1,859 @@
+"""The surface engine: ``reduce(state, event) -> (state', diffs, diagnostics)``.
+
+Owns the stream-level semantics of A2UI over AG-UI: activity snapshots grouped into
+buckets by ``messageId``, surfaces keyed by ``surfaceId`` across buckets (the most
+recently received bucket wins), one ``present`` part per surface scoped to its run,
+part diffs, lifecycle statuses, ``ACTIVITY_DELTA`` patches, and rehydration from
+stored history (reference: assistant-ui converter §1b and §1c).
+
+Rules, as h11 keeps them for its state machine:
+
+* Every transition lives in this module: the dispatch table ``_HANDLERS`` maps each
+  event type to one small function, and ``_LIFECYCLE`` holds the lifecycle table.
+* Nothing here does I/O, logs, or imports the shell (log, pipeline, CLI).
+* States are immutable values. ``reduce`` never changes the state it is given; an old
+  state stays valid and equal to itself after later events.
+
+Why it is fast: the middleware re-sends cumulative snapshots, so most of a snapshot
+repeats the previous one. A bucket remembers the undecoded bytes of each operation it
+applied and the surfaces after each one; a new snapshot is compared byte for byte and
+only the operations after the first difference are decoded and applied. A surface
+that comes out as the same object is not converted again, and an unchanged element
+tree produces no diff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal, NamedTuple, TypeAlias
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from a2ui_stream import events as ev
+from a2ui_stream._convert import Conversion, Converter
+from a2ui_stream._diagnostics import Diagnostic, Severity
+from a2ui_stream._limits import Limits
+from a2ui_stream._patch import PatchError, apply_patch
+from a2ui_stream._patch import diff as json_diff
+from a2ui_stream._surface import Surface, apply_operation
+from a2ui_stream.a2ui import Operation, decode_operation, normalize_message
+
+__all__ = [
+    "A2UI_ACTIVITY_TYPE",
+    "ANONYMOUS_MESSAGE_ID",
+    "Bucket",
+    "HistoryEntry",
+    "Lifecycle",
+    "Part",
+    "PartDiff",
+    "Reducer",
+    "Reduction",
+    "RunState",
+    "StreamState",
+]
+
+#: The activity type that carries A2UI surfaces (AG-UI middleware convention).
+A2UI_ACTIVITY_TYPE = "a2ui-surface"
+#: Bucket key for a snapshot without a messageId, as upstream's client names it.
+ANONYMOUS_MESSAGE_ID = "a2ui:anonymous"
+#: The tool name every synthesized surface part carries.
+PRESENT_TOOL_NAME = "present"
+#: Prefix of synthesized tool-call ids; reserved, never used by genuine agent calls.
+TOOL_CALL_PREFIX = "a2ui:"
+_OPERATIONS_KEY = "a2ui_operations"
+
+Surfaces: TypeAlias = Mapping[str, Surface]
+JSON: TypeAlias = Any
+
+
+class _Cache:
+    """A derived cache carried inside a state: it never makes two states unequal.
+
+    Conversions are memoised per surface so an unchanged surface is never converted
+    twice. Two states built from the same events hold equal parts but may hold caches
+    built along different paths; equality must not see the difference.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Mapping[str, tuple[Surface, Conversion]]) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Cache)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return f"_Cache({len(self.value)} surfaces)"
+
+
+class Lifecycle(msgspec.Struct, frozen=True, kw_only=True):
+    """The latest lifecycle status of one messageId, for a UI to show.
+
+    Attributes:
+        phase: ``"building"``, ``"retrying"``, ``"failed"``, or ``"painted"`` once
+            operations arrived after the status.
+        content: the content of the last lifecycle snapshot (``status`` and its fields,
+            such as ``progressTokens``, ``attempt``, ``maxAttempts``, ``errors``, ``error``).
+    """
+
+    phase: str
+    content: dict[str, Any]
+
+
+class Bucket(msgspec.Struct, frozen=True, kw_only=True):
+    """The surfaces one messageId's latest snapshot built.
+
+    Attributes:
+        message_id: the activity messageId (``"a2ui:anonymous"`` when absent).
+        surfaces: surfaces by id after every operation.
+        operation_keys: per operation, its undecoded bytes (from a wire snapshot) or its
+            decoded JSON value (after a delta); what the next snapshot is compared against.
+        steps: surfaces after each operation; ``steps[i]`` follows operation ``i``.
+        content: the content as a decoded JSON value, once a delta needed it.
+        content_bytes: the undecoded content of the wire snapshot that built the bucket;
+            an identical snapshot is recognised by it without being decoded.
+    """
+
+    message_id: str
+    surfaces: Surfaces
+    operation_keys: tuple[Any, ...] = ()
+    steps: tuple[Surfaces, ...] = ()
+    content: JSON | UnsetType = UNSET
+    content_bytes: bytes | None = None
+
+
+class Part(msgspec.Struct, frozen=True, kw_only=True):
+    """One synthesized ``present`` tool-call part: a surface ready to render.
+
+    Attributes:
+        tool_call_id: ``"a2ui:<surfaceId>"``.
+        tool_name: always ``"present"``.
+        surface_id: the surface.
+        message_id: the bucket whose surface this is.
+        args: the element tree; shared with earlier parts where unchanged, never mutated.
+    """
+
+    tool_call_id: str
+    surface_id: str
+    message_id: str
+    args: dict[str, Any]
+    tool_name: str = PRESENT_TOOL_NAME
+
+
+class PartDiff(msgspec.Struct, frozen=True, kw_only=True):
+    """How one part changed after one event.
+
+    Attributes:
+        op: ``"add"``, ``"update"`` (only when the args changed) or ``"remove"``.
+        seq: 0-based index of the input event that caused it.
+        run_id: the run the part belongs to (``None`` before any ``RUN_STARTED``).
+        message_id: the bucket that owns (or owned) the surface.
+        surface_id: the surface.
+        tool_call_id: ``"a2ui:<surfaceId>"``.
+        tool_name: ``"present"``.
+        args: the new element tree; ``UNSET`` on remove.
+        previous_args: the element tree before an update; ``UNSET`` otherwise.
+    """
+
+    op: Literal["add", "update", "remove"]
+    seq: int
+    run_id: str | None
+    message_id: str
+    surface_id: str
+    tool_call_id: str
+    tool_name: str = PRESENT_TOOL_NAME
+    args: dict[str, Any] | UnsetType = UNSET
+    previous_args: dict[str, Any] | UnsetType = UNSET
+
+    def patch(self) -> list[dict[str, Any]]:
+        """Render an update as an RFC 6902 patch from ``previous_args`` to ``args``.
+
+        Returns:
+            The patch operations; for an add, one ``replace`` of the whole document; for
+            a remove, an empty list.
+        """
+        if isinstance(self.args, UnsetType):
+            return []
+        if isinstance(self.previous_args, UnsetType):
+            return [{"op": "replace", "path": "", "value": self.args}]
+        return json_diff(self.previous_args, self.args)
+
+
+class RunState(msgspec.Struct, frozen=True, kw_only=True):
+    """One AG-UI run: its buckets, its parts, and the lifecycle of its messages.
+
+    Attributes:
+        run_id: the run's id; ``None`` for events before any ``RUN_STARTED``.
+        thread_id: the thread's id, when known.
+        status: ``"running"``, ``"finished"`` or ``"error"``.
+        buckets: buckets by messageId, least recently received first.
+        parts: the run's parts by surfaceId, in display order: a new part goes after
+            the existing ones, an existing part keeps its place.
+        lifecycles: the latest lifecycle per messageId.
+    """
+
+    run_id: str | None = None
+    thread_id: str | None = None
+    status: str = "running"
+    buckets: dict[str, Bucket] = msgspec.field(default_factory=dict)
+    parts: Mapping[str, Part] = msgspec.field(default_factory=dict)
+    lifecycles: Mapping[str, Lifecycle] = msgspec.field(default_factory=dict)
+    cache: _Cache = msgspec.field(default_factory=lambda: _Cache({}))
+
+    def surfaces(self) -> dict[str, Surface]:
+        """Return every live surface of the run, the most recent bucket winning a shared id."""
+        union: dict[str, Surface] = {}
+        for bucket in self.buckets.values():
+            union.update(bucket.surfaces)
+        return union
+
+
+class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """The parts rehydrated onto one assistant message of stored history.
+
+    Attributes:
+        message_id: the assistant message that owns the surfaces.
+        parts: its surfaces as parts, in bucket order.
+    """
+
+    message_id: str
+    parts: tuple[Part, ...]
+
+
+class StreamState(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything reduced so far: every run, and surfaces restored from history.
+
+    Attributes:
+        runs: every run in the order it started; the last one is current.
+        history: parts rehydrated from the latest ``MESSAGES_SNAPSHOT``.
+        seq: the number of events reduced.
+    """
+
+    runs: tuple[RunState, ...] = ()
+    history: tuple[HistoryEntry, ...] = ()
+    seq: int = 0
+
+    @property
+    def current(self) -> RunState | None:
+        """The run new events apply to, if any event opened one."""
+        return self.runs[-1] if self.runs else None
+
+
+class Reduction(NamedTuple):
+    """What one event did: the new state, the part diffs, and what went wrong."""
+
+    state: StreamState
+    diffs: tuple[PartDiff, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+# Lifecycle transitions: (current phase, incoming status) -> next phase. The middleware
+# sends building (with progress), retrying after a rejected attempt, failed once
+# attempts run out; "painted" is entered when operations arrive. Anything else is
+# still recorded (a newer agent may know more states) with a debug diagnostic.
+_LIFECYCLE: dict[tuple[str | None, str], str] = {
+    (None, "building"): "building",
+    ("building", "building"): "building",
+    ("retrying", "building"): "retrying",
+    (None, "retrying"): "retrying",
+    ("building", "retrying"): "retrying",
+    ("retrying", "retrying"): "retrying",
+    (None, "failed"): "failed",
+    ("building", "failed"): "failed",
+    ("retrying", "failed"): "failed",
+    ("painted", "building"): "building",
+    ("painted", "retrying"): "retrying",
+    ("painted", "failed"): "failed",
+}
+
+
+class _ContentView(msgspec.Struct):
+    """The two keys of an activity's content the reducer reads; the rest stays undecoded."""
+
+    a2ui_operations: list[msgspec.Raw] | msgspec.Raw | UnsetType = UNSET
+    status: msgspec.Raw | UnsetType = UNSET
+
+
+_CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
+_JSON = msgspec.json.Decoder()
+_ENCODER = msgspec.json.Encoder()
+
+
+class _Context(NamedTuple):
+    """Per-event inputs every handler needs, decided once per event."""
+
+    seq: int
+    converter: Converter
+    limits: Limits
+    keep_runs: int | None = None
+
+
+class Reducer:
+    """Reduces AG-UI events into :class:`StreamState` values.
+
+    Holds configuration only (limits and the converter built from them); every call is
+    a pure function of its arguments.
+    """
+
+    def __init__(self, *, limits: Limits | None = None, keep_runs: int | None = None) -> None:
+        """Decide the configuration once.
+
+        Args:
+            limits: bounds on conversion and state; the defaults when omitted.
+            keep_runs: how many past runs to keep besides the current one; ``None`` keeps
+                all (their parts stay readable), a number bounds memory on long streams.
+        """
+        self.limits = limits or Limits()
+        self.keep_runs = keep_runs
+        self._converter = Converter(limits=self.limits)
+
+    def reduce(self, state: StreamState, event: ev.Event) -> Reduction:
+        """Apply one event.
+
+        Args:
+            state: the state before the event; left unchanged.
+            event: a decoded AG-UI event of any type.
+
+        Returns:
+            The new state, the part diffs of the current run, and diagnostics for
+            anything in the event that could not be used. Never raises for bad input;
+            any exception is a bug.
+        """
+        context = _Context(state.seq, self._converter, self.limits, self.keep_runs)
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            return Reduction(msgspec.structs.replace(state, seq=state.seq + 1), (), ())
+        new_state, diffs, diagnostics = handler(state, event, context)
+        return Reduction(msgspec.structs.replace(new_state, seq=state.seq + 1), diffs, diagnostics)
+
+    def reduce_all(self, events: Iterable[ev.Event], state: StreamState | None = None) -> Reduction:
+        """Fold :meth:`reduce` over events, collecting every diff and diagnostic.
+
+        Args:
+            events: the events in stream order.
+            state: the state to start from; an empty one when omitted.
+
+        Returns:
+            The final state with all diffs and diagnostics in order.
+        """
+        current = state or StreamState()
+        diffs: list[PartDiff] = []
+        diagnostics: list[Diagnostic] = []
+        for event in events:
+            current, event_diffs, event_diagnostics = self.reduce(current, event)
+            diffs.extend(event_diffs)
+            diagnostics.extend(event_diagnostics)
+        return Reduction(current, tuple(diffs), tuple(diagnostics))
+
+    def rehydrate(self, messages: Iterable[ev.Message | Mapping[str, Any]]) -> Reduction:
+        """Rebuild the parts of stored history (beyond upstream's live-only clients).
+
+        An ``activity`` message with ``a2ui-surface`` content belongs to the nearest
+        preceding assistant (or reasoning) message; its operations are applied from
+        scratch, ``replace`` is not consulted, and a later activity with the same id
+        overwrites the earlier one (reference converter §1c).
+
+        Args:
+            messages: AG-UI messages as Structs or plain dicts, in history order.
+
+        Returns:
+            A state whose ``history`` holds one entry per owning assistant message.
+        """
+        context = _Context(0, self._converter, self.limits)
+        history, diagnostics = _rehydrate(messages, context)
+        return Reduction(StreamState(history=history), (), diagnostics)
+
+
+_Handled: TypeAlias = tuple[StreamState, tuple[PartDiff, ...], tuple[Diagnostic, ...]]
+_Handler: TypeAlias = Callable[[StreamState, Any, _Context], _Handled]
+
+
+def _current_run(state: StreamState) -> tuple[RunState, StreamState]:
+    """Return the current run, opening an anonymous one for events before any RUN_STARTED."""
+    if state.runs:
+        return state.runs[-1], state
+    run = RunState()
+    return run, msgspec.structs.replace(state, runs=(run,))
+
+
+def _with_run(state: StreamState, run: RunState) -> StreamState:
+    return msgspec.structs.replace(state, runs=(*state.runs[:-1], run))
+
+
+def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context) -> _Handled:
+    run = RunState(run_id=event.run_id, thread_id=event.thread_id)
+    past = state.runs
+    if past:
+        # No event reaches a past run again, so its buckets and caches are dead weight;
+        # its parts and lifecycles stay readable.
+        last = past[-1]
+        past = (*past[:-1], msgspec.structs.replace(last, buckets={}, cache=_Cache({})))
+    if context.keep_runs is not None:
+        past = past[len(past) - context.keep_runs :] if context.keep_runs else ()
+    return msgspec.structs.replace(state, runs=(*past, run)), (), ()
+
+
+def _on_run_ended(status: str) -> _Handler:
+    def handler(state: StreamState, _event: ev.Event, _context: _Context) -> _Handled:
+        if not state.runs:
+            return state, (), ()
+        run = msgspec.structs.replace(state.runs[-1], status=status)
+        return _with_run(state, run), (), ()
+
+    return handler
+
+
+def _on_activity_snapshot(
+    state: StreamState, event: ev.ActivitySnapshot, context: _Context
+) -> _Handled:
+    if event.activity_type != A2UI_ACTIVITY_TYPE:
+        return state, (), ()
+    key = event.message_id if isinstance(event.message_id, str) else ANONYMOUS_MESSAGE_ID
+    run, state = _current_run(state)
+    previous = run.buckets.get(key)
+    if event.replace is False and previous is not None:
+        return state, (), ()
+    raw = bytes(event.content)
+    if previous is not None and previous.content_bytes == raw:
+        # A cumulative snapshot identical to the last one: nothing to decode or apply.
+        return _place_bucket(state, run, previous, context, [], changed=False)
+    try:
+        view = _CONTENT_VIEW.decode(raw)
+    except msgspec.DecodeError as error:
+        return state, (), (_content_error(key, context, f"content is not valid: {error}"),)
+    operations = view.a2ui_operations
+    if isinstance(operations, list):
+        keys = [bytes(operation) for operation in operations]
+        return _rebuild_bucket(state, run, key, keys, None, (UNSET, raw), context)
+    if not isinstance(operations, UnsetType):
+        message = "content.a2ui_operations is not an array; the snapshot changes nothing"
+        return state, (), (_content_error(key, context, message),)
+    if isinstance(view.status, UnsetType):
+        return state, (), ()
+    return _apply_lifecycle(state, run, key, _JSON.decode(raw), context)
+
+
+def _content_error(key: str, context: _Context, message: str) -> Diagnostic:
+    return Diagnostic(
+        code="activity.malformed",
+        message=message,
+        severity=Severity.ERROR,
+        seq=context.seq,
+        message_id=key,
+        path="$.content",
+    )
+
+
+def _apply_lifecycle(
+    state: StreamState, run: RunState, key: str, content: dict[str, Any], context: _Context
+) -> _Handled:
+    status = content.get("status")
+    diagnostics: tuple[Diagnostic, ...] = ()
+    if not isinstance(status, str):
+        message = "content.status is not a string; the lifecycle is unchanged"
+        return state, (), (_content_error(key, context, message),)
+    previous = run.lifecycles.get(key)
+    before = previous.phase if previous else None
+    phase = _LIFECYCLE.get((before, status))
+    if phase is None:
+        phase = status
+        diagnostics = (
+            Diagnostic(
+                code="activity.lifecycle_unexpected",
+                message=f"status {status!r} after {before or 'nothing'!r}; recorded as is",
+                severity=Severity.DEBUG,
+                seq=context.seq,
+                message_id=key,
+            ),
+        )
+    lifecycles = {**run.lifecycles, key: Lifecycle(phase=phase, content=content)}
+    return _with_run(state, msgspec.structs.replace(run, lifecycles=lifecycles)), (), diagnostics
+
+
+def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing all
+    state: StreamState,
+    run: RunState,
+    key: str,
+    keys: Sequence[Any],
+    documents: Sequence[Any] | None,
+    content: tuple[JSON | UnsetType, bytes | None],
+    context: _Context,
+) -> _Handled:
+    """Rebuild one bucket from its operations, reusing the unchanged prefix.
+
+    ``keys`` identify operations: bytes compare by value, decoded documents (after a
+    delta) by identity, since a patch copies only what it changes. ``content`` is the
+    decoded document (after a delta) and the undecoded bytes (from the wire).
+    """
+    diagnostics: list[Diagnostic] = []
+    limit = context.limits.max_operations
+    if len(keys) > limit:
+        diagnostics.append(
+            Diagnostic(
+                code="limit.operations",
+                message=f"{len(keys)} operations in one snapshot; only the first {limit} apply",
+                severity=Severity.ERROR,
+                seq=context.seq,
+                message_id=key,
+            )
+        )
+        keys = keys[:limit]
+    document, content_bytes = content
+    previous = run.buckets.get(key)
+    shared = _shared_prefix(previous.operation_keys, keys) if previous else 0
+    if previous is not None and shared == len(keys) == len(previous.operation_keys):
+        bucket = msgspec.structs.replace(
+            previous, operation_keys=tuple(keys), content=document, content_bytes=content_bytes
+        )
+        return _place_bucket(state, run, bucket, context, diagnostics, changed=False)
+    steps: list[Surfaces] = list(previous.steps[:shared]) if previous else []
+    surfaces: Surfaces = steps[-1] if steps else {}
+    for index in range(shared, len(keys)):
+        if documents is None:
+            operation: Operation | Diagnostic = decode_operation(keys[index], index=index)
+        else:
+            operation = _normalize_document(documents[index], index)
+        if isinstance(operation, Diagnostic):
+            diagnostics.append(_locate(operation, key, context))
+        else:
+            surfaces, found = apply_operation(
+                surfaces, operation, index=index, limits=context.limits
+            )
+            diagnostics.extend(_locate(one, key, context) for one in found)
+        steps.append(surfaces)
+    bucket = Bucket(
+        message_id=key,
+        surfaces=surfaces,
+        operation_keys=tuple(keys),
+        steps=tuple(steps),
+        content=document,
+        content_bytes=content_bytes,
+    )
+    return _place_bucket(state, run, bucket, context, diagnostics, changed=True)
+
+
+def _normalize_document(document: Any, index: int) -> Operation | Diagnostic:
+    if not isinstance(document, Mapping):
+        return Diagnostic(
+            code="op.malformed",
+            message="an operation must be a JSON object",
+            severity=Severity.ERROR,
+            path=f"$.content.a2ui_operations[{index}]",
+        )
+    return normalize_message(document, index=index)
+
+
+def _shared_prefix(old: Sequence[Any], new: Sequence[Any]) -> int:
+    count = 0
+    for left, right in zip(old, new, strict=False):
+        if isinstance(left, bytes) and isinstance(right, bytes):
+            if left != right:
+                break
+        elif left is not right:
+            break
+        count += 1
+    return count
+
+
+def _locate(diagnostic: Diagnostic, key: str, context: _Context) -> Diagnostic:
+    return msgspec.structs.replace(diagnostic, seq=context.seq, message_id=key)
+
+
+def _place_bucket(
+    state: StreamState,
+    run: RunState,
+    bucket: Bucket,
+    context: _Context,
+    diagnostics: list[Diagnostic],
+    *,
+    changed: bool,
+) -> _Handled:
+    """Store ``bucket`` as the most recent one and resynthesize the surfaces it touches.
+
+    Upstream's client deletes and re-inserts the bucket on every snapshot, so a
+    re-sent older bucket wins a shared surfaceId again even when nothing in it changed.
+    """
+    key = bucket.message_id
+    is_latest = next(reversed(run.buckets), None) == key
+    lifecycles = run.lifecycles
+    current = lifecycles.get(key)
+    if current is not None and current.phase != "painted":
+        lifecycles = {**lifecycles, key: msgspec.structs.replace(current, phase="painted")}
+    buckets = dict(run.buckets)
+    if not is_latest:
+        buckets.pop(key, None)
+    buckets[key] = bucket
+    new_run = msgspec.structs.replace(run, buckets=buckets, lifecycles=lifecycles)
+    if not changed and is_latest:
+        return _with_run(state, new_run), (), tuple(diagnostics)
+    previous = run.buckets.get(key)
+    touched = list(bucket.surfaces)
+    if previous is not None:
+        touched.extend(sid for sid in previous.surfaces if sid not in bucket.surfaces)
+    new_run, diffs, found = _synthesize(new_run, touched, context)
+    diagnostics.extend(found)
+    return _with_run(state, new_run), diffs, tuple(diagnostics)
+
+
+def _owner(buckets: dict[str, Bucket], surface_id: str) -> tuple[str, Surface] | None:
+    """Return the most recent bucket holding ``surface_id`` and its surface."""
+    for message_id in reversed(buckets):
+        surface = buckets[message_id].surfaces.get(surface_id)
+        if surface is not None:
+            return message_id, surface
+    return None
+
+
+def _synthesize(
+    run: RunState, touched: Iterable[str], context: _Context
+) -> tuple[RunState, tuple[PartDiff, ...], list[Diagnostic]]:
+    """Recompute the parts of the touched surfaces and diff them against the run's parts.
+
+    Diffs come in the order of the parts afterwards (adds and updates), then removes.
+    """
+    cache = dict(run.cache.value)
+    parts = dict(run.parts)
+    diffs: list[PartDiff] = []
+    removed: list[PartDiff] = []
+    diagnostics: list[Diagnostic] = []
+    for surface_id in dict.fromkeys(touched):
+        owner = _owner(run.buckets, surface_id)
+        old = parts.get(surface_id)
+        element = None
+        if owner is None:
+            cache.pop(surface_id, None)
+        else:
+            element = _convert(cache, surface_id, owner, context, diagnostics)
+        if owner is None or element is None:
+            if old is not None:
+                del parts[surface_id]
+                removed.append(_diff("remove", old, context, run))
+            continue
+        message_id = owner[0]
+        if old is not None and (old.args is element or old.args == element):
+            if old.message_id != message_id:
+                parts[surface_id] = msgspec.structs.replace(old, message_id=message_id)
+            continue
+        part = Part(
+            tool_call_id=TOOL_CALL_PREFIX + surface_id,
+            surface_id=surface_id,
+            message_id=message_id,
+            args=element,
+        )
+        parts[surface_id] = part
+        if old is None:
+            diffs.append(_diff("add", part, context, run))
+        else:
+            diffs.append(_diff("update", part, context, run, previous_args=old.args))
+    if len(diffs) > 1:
+        order = {surface_id: index for index, surface_id in enumerate(parts)}
+        diffs.sort(key=lambda d: order[d.surface_id])
+    new_run = msgspec.structs.replace(run, parts=parts, cache=_Cache(cache))
+    return new_run, (*diffs, *removed), diagnostics
+
+
+def _convert(
+    cache: dict[str, tuple[Surface, Conversion]],
+    surface_id: str,
+    owner: tuple[str, Surface],
+    context: _Context,
+    diagnostics: list[Diagnostic],
+) -> dict[str, Any] | None:
+    """Convert a surface, reusing the cached conversion when the surface is the same object."""
+    message_id, surface = owner
+    cached = cache.get(surface_id)
+    if cached is not None and cached[0] is surface:
+        return cached[1].element
+    conversion = context.converter.convert(surface, cached[1] if cached is not None else None)
+    cache[surface_id] = (surface, conversion)
+    diagnostics.extend(_locate(warning, message_id, context) for warning in conversion.warnings)
+    return conversion.element
+
+
+def _diff(
+    op: Literal["add", "update", "remove"],
+    part: Part,
+    context: _Context,
+    run: RunState,
+    *,
+    previous_args: dict[str, Any] | UnsetType = UNSET,
+) -> PartDiff:
+    return PartDiff(
+        op=op,
+        seq=context.seq,
+        run_id=run.run_id,
+        message_id=part.message_id,
+        surface_id=part.surface_id,
+        tool_call_id=part.tool_call_id,
+        tool_name=part.tool_name,
+        args=UNSET if op == "remove" else part.args,
+        previous_args=previous_args,
+    )
+
+
+def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Context) -> _Handled:
+    if event.activity_type != A2UI_ACTIVITY_TYPE:
+        return state, (), ()
+    key = event.message_id if isinstance(event.message_id, str) else ANONYMOUS_MESSAGE_ID
+    run, state = _current_run(state)
+    bucket = run.buckets.get(key)
+    lifecycle = run.lifecycles.get(key)
+    if bucket is not None:
+        content = bucket.content
+        if isinstance(content, UnsetType):
+            content = _content_of(bucket)
+    elif lifecycle is not None:
+        content = lifecycle.content
+    else:
+        return (
+            state,
+            (),
+            (
+                Diagnostic(
+                    code="activity.delta_unknown",
+                    message="ACTIVITY_DELTA for a messageId with no snapshot; ignored",
+                    severity=Severity.WARNING,
+                    seq=context.seq,
+                    message_id=key,
+                ),
+            ),
+        )
+    try:
+        patched = apply_patch(content, event.patch)
+    except PatchError as error:
+        return (
+            state,
+            (),
+            (
+                Diagnostic(
+                    code="activity.patch_failed",
+                    message=f"{error}; the state is unchanged",
+                    severity=Severity.WARNING,
+                    seq=context.seq,
+                    message_id=key,
+                    path=f"$.patch[{error.index}]",
+                ),
+            ),
+        )
+    if not isinstance(patched, dict):
+        message = "the patched content is not an object; the state is unchanged"
+        return state, (), (_content_error(key, context, message),)
+    operations = patched.get(_OPERATIONS_KEY)
+    if isinstance(operations, list):
+        return _rebuild_bucket(state, run, key, operations, operations, (patched, None), context)
+    if "status" in patched:
+        return _apply_lifecycle(state, run, key, patched, context)
+    return state, (), ()
+
+
+def _content_of(bucket: Bucket) -> dict[str, Any]:
+    """Decode the operations a bucket was built from into a content document.
+
+    Needed once, when the first delta arrives for a bucket built from wire bytes;
+    afterwards the bucket keeps the document and deltas cost what they change.
+    """
+    operations = [
+        _JSON.decode(key) if isinstance(key, bytes) else key for key in bucket.operation_keys
+    ]
+    return {_OPERATIONS_KEY: operations}
+
+
+def _on_messages_snapshot(
+    state: StreamState, event: ev.MessagesSnapshot, context: _Context
+) -> _Handled:
+    history, diagnostics = _rehydrate(event.messages, context)
+    return msgspec.structs.replace(state, history=history), (), diagnostics
+
+
+_OWNER_ROLES = frozenset({"assistant", "reasoning"})
+
+
+def _rehydrate(
+    messages: Iterable[ev.Message | Mapping[str, Any]], context: _Context
+) -> tuple[tuple[HistoryEntry, ...], tuple[Diagnostic, ...]]:
+    diagnostics: list[Diagnostic] = []
+    owner: str | None = None
+    buckets: dict[str, tuple[str, Surfaces]] = {}
+    owners: list[str] = []
+    for message in messages:
+        role, message_id, fields = _message_fields(message)
+        if role in _OWNER_ROLES:
+            owner = message_id
+            continue
+        if role != "activity" or fields.get("activityType") != A2UI_ACTIVITY_TYPE:
+            continue
+        content = fields.get("content")
+        operations = content.get(_OPERATIONS_KEY) if isinstance(content, Mapping) else None
+        if not isinstance(operations, list):
+            continue
+        key = message_id or ANONYMOUS_MESSAGE_ID
+        if owner is None:
+            diagnostics.append(
+                Diagnostic(
+                    code="history.orphan_activity",
+                    message="an a2ui-surface activity has no preceding assistant message",
+                    severity=Severity.WARNING,
+                    message_id=key,
+                )
+            )
+            continue
+        surfaces: Surfaces = {}
+        for index, document in enumerate(operations[: context.limits.max_operations]):
+            operation = _normalize_document(document, index)
+            if isinstance(operation, Diagnostic):
+                diagnostics.append(_locate(operation, key, context))
+                continue
+            surfaces, found = apply_operation(
+                surfaces, operation, index=index, limits=context.limits
+            )
+            diagnostics.extend(_locate(one, key, context) for one in found)
+        buckets.pop(key, None)
+        buckets[key] = (owner, surfaces)
+        if owner not in owners:
+            owners.append(owner)
+    entries = []
+    for owner_id in owners:
+        union: dict[str, tuple[str, Surface]] = {}
+        for key, (bucket_owner, surfaces) in buckets.items():
+            if bucket_owner == owner_id:
+                union.update((sid, (key, surface)) for sid, surface in surfaces.items())
+        parts = []
+        for surface_id, (key, surface) in union.items():
+            conversion = context.converter.convert(surface)
+            diagnostics.extend(_locate(w, key, context) for w in conversion.warnings)
+            if conversion.element is not None:
+                parts.append(
+                    Part(
+                        tool_call_id=TOOL_CALL_PREFIX + surface_id,
+                        surface_id=surface_id,
+                        message_id=key,
+                        args=conversion.element,
+                    )
+                )
+        entries.append(HistoryEntry(message_id=owner_id, parts=tuple(parts)))
+    return tuple(entries), tuple(diagnostics)
+
+
+def _message_fields(
+    message: ev.Message | Mapping[str, Any],
+) -> tuple[Any, str | None, Mapping[str, Any]]:
+    """Return a message's role, id and wire fields, whether a Struct or a plain dict."""
+    fields: Mapping[str, Any] = (
+        message if isinstance(message, Mapping) else msgspec.to_builtins(message)
+    )
+    message_id = fields.get("id")
+    return fields.get("role"), message_id if isinstance(message_id, str) else None, fields
+
+
+_HANDLERS: dict[type[Any], _Handler] = {
+    ev.RunStarted: _on_run_started,
+    ev.RunFinished: _on_run_ended("finished"),
+    ev.RunError: _on_run_ended("error"),
+    ev.ActivitySnapshot: _on_activity_snapshot,
+    ev.ActivityDelta: _on_activity_delta,
+    ev.MessagesSnapshot: _on_messages_snapshot,
+}
