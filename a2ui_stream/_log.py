@@ -121,7 +121,35 @@ def _check_start(start: int, count: int) -> None:
         raise UsageError(f"cannot read from seq {start}: the log holds seqs 0..{count - 1}")
 
 
-class MemoryLog:
+class _Closable:
+    """What both stores share: a closed flag and use as a context manager."""
+
+    _closed = False
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
+    def close(self) -> None:
+        """Mark the log closed."""
+        self._closed = True
+
+    def __enter__(self) -> Self:
+        """Use the log as a context manager that closes it."""
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Close the log."""
+        self.close()
+
+
+class MemoryLog(_Closable):
     """An :class:`EventLog` kept in a Python list: the default, gone when the process ends.
 
     ``flush`` does nothing; there is nothing to make durable.
@@ -130,12 +158,6 @@ class MemoryLog:
     def __init__(self) -> None:
         """Start an empty log."""
         self._lines: list[bytes] = []
-        self._closed = False
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` was called."""
-        return self._closed
 
     def append(self, line: bytes) -> int:
         """Append one line.
@@ -209,20 +231,7 @@ class MemoryLog:
 
     def close(self) -> None:
         """Refuse further appends and reads; the records stay countable."""
-        self._closed = True
-
-    def __enter__(self) -> Self:
-        """Use the log as a context manager that closes it."""
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        """Close the log."""
-        self.close()
+        super().close()
 
     def _check_open(self) -> None:
         if self._closed:
@@ -238,7 +247,7 @@ def _sync_function() -> Callable[[int], None]:
     return getattr(os, "fdatasync", os.fsync)
 
 
-class FileLog:
+class FileLog(_Closable):
     """An :class:`EventLog` in a file of newline-terminated lines, one writer at a time.
 
     Open it with :meth:`open`. Not safe for concurrent use from several threads. Besides
@@ -272,15 +281,14 @@ class FileLog:
         self._index = scan.positions
         stat = os.fstat(fd)
         self._identity = (stat.st_dev, stat.st_ino)
-        self._closed = False
-        self._failure: OSError | None = None
+        self._failure: BaseException | None = None
         self._sync = _sync_function()
         self._batch_events = batch_events
         self._batch_seconds = batch_ms / 1000.0
         self._unsynced = 0
         self._last_sync = _clock()
         # Decide once which sync step follows a write (structlog's _make_stamper habit).
-        self._after_write: Callable[[int], None] = {
+        self._after_write: Callable[[], None] = {
             "always": self._sync_always,
             "batch": self._sync_batch,
             "never": self._sync_never,
@@ -354,11 +362,6 @@ class FileLog:
             batch_ms=batch_ms,
             recovered=recovered,
         )
-
-    @property
-    def closed(self) -> bool:
-        """Whether :meth:`close` was called."""
-        return self._closed
 
     @property
     def size(self) -> int:
@@ -494,19 +497,6 @@ class FileLog:
         finally:
             os.close(self._fd)
 
-    def __enter__(self) -> Self:
-        """Use the log as a context manager that closes it."""
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        """Close the log."""
-        self.close()
-
     def __repr__(self) -> str:
         """Show path, record count and state."""
         state = "closed" if self._closed else ("readonly" if self._readonly else self._policy)
@@ -522,7 +512,9 @@ class FileLog:
             while view:
                 # O_APPEND: every write lands at the end; a short write is continued.
                 view = view[os.write(self._fd, view) :]
-        except OSError as exc:
+        except BaseException as exc:
+            # Also on KeyboardInterrupt: a record left half written would merge with the
+            # next one, so cut it off and refuse further appends.
             self._fail(exc, truncate_to=start)
             raise
         if start + len(data) >= self._index.next_at:
@@ -530,25 +522,25 @@ class FileLog:
         self._count += records
         self._size = start + len(data)
         self._unsynced += records
-        self._after_write(records)
+        self._after_write()
 
-    def _sync_always(self, _records: int) -> None:
+    def _sync_always(self) -> None:
         self._sync_now()
 
-    def _sync_batch(self, _records: int) -> None:
+    def _sync_batch(self) -> None:
         if (
             self._unsynced >= self._batch_events
             or _clock() - self._last_sync >= self._batch_seconds
         ):
             self._sync_now()
 
-    def _sync_never(self, _records: int) -> None:
+    def _sync_never(self) -> None:
         """Leave syncing to the operating system."""
 
     def _sync_now(self) -> None:
         try:
             self._sync(self._fd)
-        except OSError as exc:
+        except BaseException as exc:
             # After a failed fsync the kernel may have dropped the dirty pages, and a
             # retry would report success: the only safe answer is to stop appending.
             self._fail(exc, truncate_to=None)
@@ -556,7 +548,7 @@ class FileLog:
         self._unsynced = 0
         self._last_sync = _clock()
 
-    def _fail(self, exc: OSError, *, truncate_to: int | None) -> None:
+    def _fail(self, exc: BaseException, *, truncate_to: int | None) -> None:
         """Remember a failed write or sync; cut a partial record off if possible."""
         self._failure = exc
         if truncate_to is not None:
@@ -575,7 +567,7 @@ class FileLog:
         if self._failure is not None:
             raise UsageError(
                 f"the log {self.path} refuses appends after a failed write or sync "
-                f"({self._failure}); close and reopen it"
+                f"({self._failure!r}); close and reopen it"
             )
 
     # -- reading -------------------------------------------------------------------------

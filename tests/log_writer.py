@@ -35,16 +35,19 @@ WRITER = Path(__file__).resolve()
 _ENCODER = msgspec.json.Encoder()
 # Multi-byte characters so that a torn write can end inside a UTF-8 sequence.
 _ALPHABET = 'abcdefghij é漢字🙂 klmnop"q\\rs ü xyz'
-_TEXT = _ALPHABET * 40
+_TEXT = _ALPHABET * 6000
 
 
 def event_line(seq: int) -> bytes:
     """Return the compact JSON line the writer appends as event ``seq``.
 
-    Lengths vary from a few bytes to about 450 so that kills land at varied places.
+    Most lines are a few hundred bytes; one in 16 is 20-200 KB, so that a kill often
+    lands inside a write spanning many pages (the kernel stops such a write part way
+    when SIGKILL arrives, leaving a torn tail).
     """
     start = seq % len(_ALPHABET)
-    length = 1 + (seq * 2654435761) % 397
+    spread = seq * 2654435761
+    length = 20_000 + spread % 180_000 if seq % 16 == 7 else 1 + spread % 397
     return _ENCODER.encode(
         {
             "type": "TEXT_MESSAGE_CONTENT",

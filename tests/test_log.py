@@ -537,23 +537,28 @@ class TestFsyncPolicy:
 
 
 class TestWriteFailure:
+    @pytest.mark.parametrize(
+        "error",
+        [OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()],
+        ids=["disk full", "interrupted"],
+    )
     def test_failed_write_is_cut_and_log_refuses_appends(
-        self, path: Path, monkeypatch: pytest.MonkeyPatch
+        self, path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException
     ) -> None:
-        """A write that fails half way is truncated; the log then refuses appends."""
+        """A write that stops half way is truncated; the log then refuses appends."""
         real_write = os.write
         calls = [0]
 
-        def short_then_full_disk(fd: int, data: memoryview | bytes) -> int:
+        def short_then_error(fd: int, data: memoryview | bytes) -> int:
             calls[0] += 1
             if calls[0] == 1:
                 return real_write(fd, bytes(data[:3]))
-            raise OSError(errno.ENOSPC, "No space left on device")
+            raise error
 
         with FileLog.open(path) as log:
             log.append(b"kept")
-            monkeypatch.setattr(os, "write", short_then_full_disk)
-            with pytest.raises(OSError, match="No space"):
+            monkeypatch.setattr(os, "write", short_then_error)
+            with pytest.raises(type(error)):
                 log.append(b"lost record")
             monkeypatch.undo()
             with pytest.raises(UsageError, match="failed write or sync"):
