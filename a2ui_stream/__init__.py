@@ -1,17 +1,89 @@
-"""a2ui-stream: A2UI surfaces from AG-UI event streams, as immutable values."""
+"""a2ui-stream: A2UI surfaces from AG-UI event streams, as immutable values.
+
+Feed a :class:`Processor` the bytes (or events) of an AG-UI stream and it returns
+:class:`PartDiff` values: one ``present`` tool-call part per A2UI surface, added,
+updated or removed. The request side (:class:`A2uiRequest`, :func:`build_run_input`)
+builds what a run must carry for an agent to draw at all. Wire types live in
+:mod:`a2ui_stream.events`, A2UI operations in :mod:`a2ui_stream.a2ui`.
+"""
 
 from __future__ import annotations
 
+from a2ui_stream import a2ui, events
+from a2ui_stream._codec import Decoded, EventDecoder, decode_event, encode_event
+from a2ui_stream._convert import Conversion, Converter
 from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._limits import Limits
+from a2ui_stream._log import EventLog, FileLog, MemoryLog
+from a2ui_stream._pipeline import aiter_diffs, iter_diffs, replay
+from a2ui_stream._processor import Processor
+from a2ui_stream._reducer import (
+    HistoryEntry,
+    Lifecycle,
+    Part,
+    PartDiff,
+    Reducer,
+    Reduction,
+    RunState,
+    StreamState,
+)
+from a2ui_stream._request import (
+    SCHEMA_CONTEXT_DESCRIPTION,
+    A2uiRequest,
+    action_forwarded_props,
+    action_message,
+    answer_render_call,
+    build_run_input,
+    guide_context_description,
+    outbound_messages,
+    render_tool,
+)
+from a2ui_stream._surface import Surface
+from a2ui_stream.catalog import Catalog, basic_catalog, catalog_context
 from a2ui_stream.errors import A2uiStreamError, LogLockedError, StrictModeError, UsageError
 
 __all__ = [
+    "SCHEMA_CONTEXT_DESCRIPTION",
+    "A2uiRequest",
     "A2uiStreamError",
+    "Catalog",
+    "Conversion",
+    "Converter",
+    "Decoded",
     "Diagnostic",
+    "EventDecoder",
+    "EventLog",
+    "FileLog",
+    "HistoryEntry",
+    "Lifecycle",
     "Limits",
     "LogLockedError",
+    "MemoryLog",
+    "Part",
+    "PartDiff",
+    "Processor",
+    "Reducer",
+    "Reduction",
+    "RunState",
     "Severity",
+    "StreamState",
     "StrictModeError",
+    "Surface",
     "UsageError",
+    "a2ui",
+    "action_forwarded_props",
+    "action_message",
+    "aiter_diffs",
+    "answer_render_call",
+    "basic_catalog",
+    "build_run_input",
+    "catalog_context",
+    "decode_event",
+    "encode_event",
+    "events",
+    "guide_context_description",
+    "iter_diffs",
+    "outbound_messages",
+    "render_tool",
+    "replay",
 ]
