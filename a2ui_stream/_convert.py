@@ -66,13 +66,13 @@ class _Memo:
     """A converted subtree, kept so the next conversion can reuse it unchanged."""
 
     __slots__ = (
+        "agg",
         "comp",
         "count",
-        "deps",
         "element",
-        "ids",
         "kids",
-        "pre",
+        "own_deps",
+        "own_ids",
         "scope",
         "warns",
         "whole",
@@ -88,9 +88,34 @@ class _Memo:
         self.whole = True
         self.warns = _NO_WARNINGS
         self.kids: dict[Any, _Memo] = {}
-        self.deps: frozenset[tuple[str, ...]] = _EMPTY
-        self.pre: frozenset[tuple[str, ...]] = _EMPTY
-        self.ids: frozenset[str] = _EMPTY
+        self.own_deps: list[tuple[str, ...]] = []
+        self.own_ids: set[str] = set()
+        self.agg: (
+            tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]], frozenset[str]] | None
+        ) = None
+
+    def aggregate(
+        self,
+    ) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]], frozenset[str]]:
+        """What the whole subtree read, every prefix of that, and the components it reached.
+
+        Computed when a later conversion first asks, then kept: a memo never changes, so
+        a fresh conversion pays nothing for it and a reused subtree pays once.
+        """
+        agg = self.agg
+        if agg is None and not self.kids and not self.own_deps:
+            agg = self.agg = (_EMPTY, _EMPTY, frozenset(self.own_ids))
+        elif agg is None:
+            deps = self.own_deps
+            own_pre = frozenset(p[:i] for p in deps for i in range(len(p) + 1))
+            kids = [kid.aggregate() for kid in self.kids.values()]
+            agg = (
+                frozenset(deps).union(*(k[0] for k in kids)),
+                own_pre.union(*(k[1] for k in kids)),
+                frozenset(self.own_ids).union(*(k[2] for k in kids)),
+            )
+            self.agg = agg
+        return agg
 
 
 class _Basis:
@@ -120,7 +145,7 @@ class _Scope:
 class _Node:
     """One component being converted: its inputs and what its subtree read and reached."""
 
-    __slots__ = ("comp", "deps", "depth", "ids", "kids", "memos", "prev", "props", "scope", "seen")
+    __slots__ = ("comp", "deps", "depth", "ids", "kids", "prev", "props", "scope", "seen")
 
     def __init__(self, comp: Component, scope: _Scope, depth: int, prev: _Memo | None) -> None:
         self.comp = comp
@@ -131,7 +156,6 @@ class _Node:
         self.deps: list[tuple[str, ...]] = []
         self.ids: set[str] = {comp.id}
         self.kids: dict[Any, _Memo] = {}
-        self.memos: list[_Memo] = []
         self.seen: dict[str, int] = {}
 
 
@@ -388,12 +412,12 @@ class _Run:
 
     def unchanged(self, memo: _Memo) -> bool:
         """Whether nothing a memoised subtree read or reached has changed."""
-        if self.changed_ids and not self.changed_ids.isdisjoint(memo.ids):
+        deps, pre, ids = memo.aggregate()
+        if self.changed_ids and not self.changed_ids.isdisjoint(ids):
             return False
         if self.changed_paths:
-            if not self.changed_pre.isdisjoint(memo.deps):
+            if not self.changed_pre.isdisjoint(deps):
                 return False
-            pre = memo.pre
             for path in self.changed_paths:
                 if path in pre:
                     return False
@@ -504,7 +528,8 @@ class _Run:
         if len(self.log) > start_log:
             memo.warns = tuple(self.log[start_log:])
         memo.kids = node.kids
-        _aggregate(memo, node)
+        memo.own_deps = node.deps
+        memo.own_ids = node.ids
         return memo
 
     def child(self, node: _Node, cid: Any, scope: _Scope | None = None) -> dict[str, Any] | None:
@@ -529,7 +554,6 @@ class _Run:
         if memo is None:
             return None
         node.kids[key] = memo
-        node.memos.append(memo)
         return memo.element
 
     def children(self, node: _Node, element: dict[str, Any], extra: Sequence[Any] = ()) -> None:
@@ -1339,21 +1363,6 @@ def _template_of(children: Any) -> tuple[Any, Any] | None:
 def _single(props: Mapping[str, Any], *keys: str) -> list[Any]:
     """The single-child references present among ``keys``, in order."""
     return [props[key] for key in keys if key in props]
-
-
-def _aggregate(memo: _Memo, node: _Node) -> None:
-    """Union what the subtree read (with every prefix) and which components it reached."""
-    own_deps = frozenset(node.deps) if node.deps else _EMPTY
-    own_pre: frozenset[tuple[str, ...]] = (
-        frozenset(p[:i] for p in node.deps for i in range(len(p) + 1)) if node.deps else _EMPTY
-    )
-    memos = node.memos
-    if not memos:
-        memo.deps, memo.pre, memo.ids = own_deps, own_pre, frozenset(node.ids)
-        return
-    memo.deps = own_deps.union(*(m.deps for m in memos))
-    memo.pre = own_pre.union(*(m.pre for m in memos))
-    memo.ids = frozenset(node.ids).union(*(m.ids for m in memos))
 
 
 def _same_scalar(old: Any, new: Any) -> bool:
