@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from msgspec import UNSET
 
 from a2ui_stream import events as ev
@@ -362,3 +366,32 @@ class TestModule:
         event = ev.StepStarted(step_name="s")
         with pytest.raises(AttributeError):
             event.step_name = "t"  # type: ignore[misc]
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=10,
+)
+
+
+class TestExtrasProperty:
+    @given(
+        case=st.sampled_from(CASES),
+        extra=st.dictionaries(st.text().map(lambda key: "x-" + key), _JSON, max_size=4),
+    )
+    @settings(max_examples=200, deadline=None)
+    def test_any_extra_fields_round_trip(
+        self, case: tuple[ev.Event, bytes], extra: dict[str, Any]
+    ) -> None:
+        """Arbitrary unknown fields on any event type survive decode and re-encode."""
+        value, wire = case
+        document = {**msgspec.json.decode(wire), **extra}
+        event = decode_event(msgspec.json.encode(document))
+        assert type(event) is type(value)
+        assert msgspec.json.decode(encode_event(event)) == document
+        assert decode_event(encode_event(event)) == event
