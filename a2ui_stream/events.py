@@ -13,7 +13,8 @@ Conventions every type follows:
   ``metadata`` and ``subagent_run_id``, plus ``extra``, the wire fields this version of
   the protocol does not know. ``extra`` is never written under its own name: the codec
   splices its keys back into the object, so a newer agent's fields survive a round trip
-  and take part in equality.
+  and take part in equality. Encode events with ``a2ui_stream._codec.encode_event``: a
+  plain msgspec encoder would write ``extra`` under its reserved key ``"$extra"``.
 - An event whose ``type`` is not AG-UI 1.0 becomes an :class:`UnknownEvent` that keeps
   the type string and every field.
 - Types nested inside events (messages, tools, tool calls, token usage) ignore wire
