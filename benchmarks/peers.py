@@ -16,7 +16,7 @@ Owns one runner per system, all fed the same bytes in the same 64 KiB chunks:
 
 Run as ``python benchmarks/peers.py SYSTEM PATH`` (PATH ``-`` reads stdin); the last
 stdout line is a JSON :class:`Result` with wall time and peak RSS
-(``ru_maxrss`` of this process). A peer that is missing reports
+(``VmHWM``, this process's own high-water mark). A peer that is missing reports
 ``available: false``; one that raises on a snapshot has it counted in
 ``failures`` with the first message kept, and goes on with the next line.
 
@@ -69,7 +69,7 @@ class Result(msgspec.Struct, kw_only=True):
         first_failure: the first such message.
         partial: True when the time budget ran out before the input did.
         base_rss_kb: peak RSS after imports and setup, before the first byte.
-        peak_rss_kb: peak RSS at the end.
+        peak_rss_kb: peak RSS at the end (``VmHWM``; ``ru_maxrss`` where there is no /proc).
     """
 
     system: str
@@ -352,6 +352,19 @@ RUNNERS: dict[str, Callable[[], Runner]] = {
 
 
 def _rss_kb() -> int:
+    """Peak resident memory of this process so far, in KiB.
+
+    ``VmHWM`` first: Linux carries the parent's high-water mark into
+    ``ru_maxrss`` across a vfork and exec, which is how ``subprocess`` starts
+    this process, so ``ru_maxrss`` would report the harness's memory, not ours.
+    """
+    try:
+        with Path("/proc/self/status").open("rb") as status:
+            for line in status:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 

@@ -51,9 +51,11 @@ __all__ = [
 ]
 
 #: Bumped whenever a generator's output changes, so cached files are regenerated.
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 3
 #: Megabyte as the report counts it.
 MB = 1_000_000
+#: Snapshots, deltas or surfaces a run always has, however small the target size.
+_MIN_PER_RUN = 10
 #: Flush the write buffer past this many bytes.
 _FLUSH_BYTES = 1 << 20
 
@@ -342,7 +344,7 @@ def _run(rng: random.Random, w: _Writer, ids: _Ids, body: Callable[[str, list[st
     w.emit({"type": "RUN_FINISHED", "threadId": thread_id, "runId": run_id})
 
 
-def _chat_mixed(rng: random.Random, w: _Writer, ids: _Ids, _case: int) -> None:
+def _chat_mixed(rng: random.Random, w: _Writer, ids: _Ids, _case: int, _target: int) -> None:
     def body(parent: str, renders: list[str]) -> None:
         for _ in range(rng.randint(1, 4)):
             roll = rng.random()
@@ -360,7 +362,7 @@ def _chat_mixed(rng: random.Random, w: _Writer, ids: _Ids, _case: int) -> None:
     _run(rng, w, ids, body)
 
 
-def _big_surface(rng: random.Random, w: _Writer, ids: _Ids, _case: int) -> None:
+def _big_surface(rng: random.Random, w: _Writer, ids: _Ids, _case: int, _target: int) -> None:
     def body(parent: str, renders: list[str]) -> None:
         parent = _text_message(rng, w, ids)
         call_id = ids("tc")
@@ -400,12 +402,16 @@ _FIELD_VALUES: dict[str, Callable[[random.Random], Any]] = {
 }
 
 
-def _data_churn_cumulative(rng: random.Random, w: _Writer, ids: _Ids, _case: int) -> None:
+def _data_churn_cumulative(
+    rng: random.Random, w: _Writer, ids: _Ids, _case: int, target: int
+) -> None:
     def body(parent: str, renders: list[str]) -> None:
         message_id, surface_id, surface = _churn_setup(rng, w, ids, parent, renders, size=150)
         create = msgspec.Raw(_enc(create_surface(surface_id)))
         components = msgspec.Raw(_enc(update_components(surface_id, surface.components)))
-        for _ in range(300):
+        for count in range(300):
+            if count >= _MIN_PER_RUN and w.bytes >= target:
+                break  # a run ends early only once the size is reached
             _change(rng, surface.data)
             data = update_data_model(surface_id, surface.data)
             w.emit(_snapshot(message_id, _ops(create, components, data)))
@@ -423,22 +429,26 @@ def _delta(message_id: str, pointer: str, value: Any) -> dict[str, Any]:
     }
 
 
-def _data_churn_delta(rng: random.Random, w: _Writer, ids: _Ids, _case: int) -> None:
+def _data_churn_delta(rng: random.Random, w: _Writer, ids: _Ids, _case: int, target: int) -> None:
     def body(parent: str, renders: list[str]) -> None:
         message_id, _, surface = _churn_setup(rng, w, ids, parent, renders, size=150)
-        for _ in range(2000):
+        for count in range(2000):
+            if count >= _MIN_PER_RUN and w.bytes >= target:
+                break  # a run ends early only once the size is reached
             pointer, value = _change(rng, surface.data)
             w.emit(_delta(message_id, pointer, value))
 
     _run(rng, w, ids, body)
 
 
-def _many_surfaces(rng: random.Random, w: _Writer, ids: _Ids, _case: int) -> None:
+def _many_surfaces(rng: random.Random, w: _Writer, ids: _Ids, _case: int, target: int) -> None:
     """Thousands of small surfaces stay live in one run; a third of snapshots revisit one."""
 
     def body(_parent: str, _renders: list[str]) -> None:
         live: list[tuple[str, str, _shapes.Surface]] = []
-        for _ in range(rng.randint(2000, 4000)):
+        for count in range(rng.randint(2000, 4000)):
+            if count >= _MIN_PER_RUN and w.bytes >= target:
+                break  # a run ends early only once the size is reached
             if live and rng.random() < 0.3:
                 message_id, surface_id, surface = rng.choice(live)
                 _change(rng, surface.data)
@@ -653,12 +663,12 @@ def _adv_line(rng: random.Random, w: _Writer, ids: _Ids) -> None:
 #: Cheap cases first, so small sizes still hit every structural limit once.
 _ADVERSARIAL_CASES: tuple[Callable[[random.Random, _Writer, _Ids], None], ...] = (
     _adv_depth,
-    _adv_template,
-    _adv_nodes,
     _adv_cycles,
     _adv_unknown,
     _adv_references,
     _adv_protocol,
+    _adv_template,
+    _adv_nodes,
     _adv_strings,
     _adv_operations,
     _adv_live_surfaces,
@@ -667,7 +677,7 @@ _ADVERSARIAL_CASES: tuple[Callable[[random.Random, _Writer, _Ids], None], ...] =
 )
 
 
-def _adversarial(rng: random.Random, w: _Writer, ids: _Ids, case: int) -> None:
+def _adversarial(rng: random.Random, w: _Writer, ids: _Ids, case: int, _target: int) -> None:
     def body(_parent: str, _renders: list[str]) -> None:
         _ADVERSARIAL_CASES[case % len(_ADVERSARIAL_CASES)](rng, w, ids)
 
@@ -675,7 +685,7 @@ def _adversarial(rng: random.Random, w: _Writer, ids: _Ids, case: int) -> None:
 
 
 #: Workloads sized by ``--mb``: each writes one run per call until the size is reached.
-SIZED_WORKLOADS: dict[str, Callable[[random.Random, _Writer, _Ids, int], None]] = {
+SIZED_WORKLOADS: dict[str, Callable[[random.Random, _Writer, _Ids, int, int], None]] = {
     "chat-mixed": _chat_mixed,
     "big-surface": _big_surface,
     "data-churn-cumulative": _data_churn_cumulative,
@@ -761,7 +771,7 @@ def generate(
         unit = SIZED_WORKLOADS[workload]
         target, case = int(mb * MB), 0
         while w.bytes < target:
-            unit(rng, w, ids, case)
+            unit(rng, w, ids, case, target)
             case += 1
         factor = 0
     w.flush()

@@ -1,0 +1,384 @@
+"""Turns measurements into ``RESULTS.md`` and the log-scale chart.
+
+Owns the derived figures (MB/s, events/s, microseconds per snapshot, ratios, the
+targets of issue 7) and their presentation. Reads :class:`Row` values only: it
+runs nothing and measures nothing. matplotlib is imported only when a chart is
+asked for, with the Agg backend.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from peers import Result
+    from workloads import Meta
+
+__all__ = ["Environment", "Row", "chart", "markdown"]
+
+_MB = 1_000_000
+#: The system every ratio is taken from, and the systems it is compared with.
+_OURS = "ours"
+_PEERS = ("limit", "ag-ui", "a2ui-core")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One system measured on one input.
+
+    Attributes:
+        mode: ``throughput``, ``scaling`` or ``memory``.
+        workload: the workload name.
+        result: what the child process reported.
+        meta: what the generator wrote.
+    """
+
+    mode: str
+    workload: str
+    result: Result
+    meta: Meta
+
+    @property
+    def system(self) -> str:
+        """The system's name."""
+        return self.result.system
+
+    @property
+    def measured(self) -> bool:
+        """True when the system ran and produced timings."""
+        return self.result.available and self.result.ok and self.result.seconds > 0
+
+    @property
+    def fraction(self) -> float:
+        """Share of the input the system got through (below 1 when the budget ran out)."""
+        return self.result.bytes / self.meta.bytes if self.meta.bytes else 0.0
+
+    @property
+    def mb_per_s(self) -> float:
+        """Input megabytes per second."""
+        return self.result.bytes / _MB / self.result.seconds if self.measured else math.nan
+
+    @property
+    def events_per_s(self) -> float:
+        """Input lines per second, the lines counted by the generator."""
+        return self.meta.events * self.fraction / self.result.seconds if self.measured else math.nan
+
+    @property
+    def us_per_snapshot(self) -> float:
+        """Microseconds per ``a2ui-surface`` snapshot or activity delta, all work included."""
+        snapshots = self.meta.a2ui_events * self.fraction
+        return self.result.seconds / snapshots * 1e6 if self.measured and snapshots else math.nan
+
+    @property
+    def us_per_steady_event(self) -> float:
+        """Microseconds per measured change after the setup bytes (scaling runs)."""
+        done = self.meta.steady_events * min(
+            self.result.steady_bytes / max(self.meta.bytes - self.meta.setup_bytes, 1), 1.0
+        )
+        return self.result.steady_seconds / done * 1e6 if self.measured and done else math.nan
+
+    @property
+    def peak_rss_mb(self) -> float:
+        """Peak resident memory of the child, in MiB."""
+        return self.result.peak_rss_kb / 1024 if self.result.peak_rss_kb else math.nan
+
+    @property
+    def base_rss_mb(self) -> float:
+        """Resident memory after imports, before the first byte, in MiB."""
+        return self.result.base_rss_kb / 1024 if self.result.base_rss_kb else math.nan
+
+
+@dataclass(frozen=True)
+class Environment:
+    """Where and how the run happened.
+
+    Attributes:
+        command: the command line.
+        machine: platform, CPU model and count.
+        python: interpreter version.
+        packages: distribution name to version (or "not installed").
+        commit: the git commit measured.
+        notes: extra lines for the header.
+    """
+
+    command: str
+    machine: str
+    python: str
+    packages: dict[str, str]
+    commit: str
+    notes: list[str] = field(default_factory=list)
+
+
+def _fmt(value: float, digits: int = 1) -> str:
+    if math.isnan(value):
+        return "-"
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:,.{digits}f}"
+
+
+def _status(row: Row) -> str:
+    result = row.result
+    if not result.available:
+        return "not available"
+    if not result.ok:
+        return f"crashed: {result.error}"
+    notes = []
+    if result.partial:
+        notes.append(f"partial: {row.fraction:.0%} of input in the time budget")
+    if result.failures:
+        notes.append(f"{result.failures:,} failed: {result.first_failure}")
+    return "; ".join(notes) or "ok"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _by(rows: list[Row], mode: str) -> dict[str, dict[str, Row]]:
+    table: dict[str, dict[str, Row]] = {}
+    for row in rows:
+        if row.mode == mode:
+            table.setdefault(row.workload, {})[row.system] = row
+    return table
+
+
+def _ratio(ours: Row | None, other: Row | None) -> float:
+    if ours is None or other is None or not (ours.measured and other.measured):
+        return math.nan
+    return ours.mb_per_s / other.mb_per_s
+
+
+def _throughput(rows: list[Row]) -> list[str]:
+    lines = [
+        "## Throughput",
+        "",
+        (
+            "End to end on the same bytes, one fresh process per cell. MB = 10^6 bytes; "
+            "µs/snapshot divides all the time by the `a2ui-surface` snapshots and deltas."
+        ),
+        "",
+        "| workload | MB | system | MB/s | events/s | µs/snapshot | peak RSS MiB | status |",
+        "|---|---:|---|---:|---:|---:|---:|---|",
+    ]
+    for workload, systems in _by(rows, "throughput").items():
+        for system, row in systems.items():
+            lines.append(
+                f"| {workload} | {row.meta.bytes / _MB:.1f} | {system} | {_fmt(row.mb_per_s)} "
+                f"| {_fmt(row.events_per_s, 0)} | {_fmt(row.us_per_snapshot)} "
+                f"| {_fmt(row.peak_rss_mb)} | {_cell(_status(row))} |"
+            )
+    lines += ["", "### Ratios (ours ÷ system, by MB/s; above 1 means ours is faster)", ""]
+    lines += ["| workload | " + " | ".join(f"ours/{p}" for p in _PEERS) + " |"]
+    lines += ["|---|" + "---:|" * len(_PEERS)]
+    for workload, systems in _by(rows, "throughput").items():
+        ours = systems.get(_OURS)
+        cells = [_fmt(_ratio(ours, systems.get(p)), 2) for p in _PEERS]
+        lines.append(f"| {workload} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
+def _scaling(rows: list[Row]) -> list[str]:
+    table = _by(rows, "scaling")
+    if not table:
+        return []
+    lines = [
+        "## Scaling: the same one-value change on surfaces 1x, 10x and 100x larger",
+        "",
+        (
+            "µs per change after the surface exists (setup excluded); growth is the cost "
+            "relative to the 1x surface."
+        ),
+        "",
+        "| form | factor | surface bytes | system | µs/change | growth vs 1x | status |",
+        "|---|---:|---:|---|---:|---:|---|",
+    ]
+    for workload, systems in table.items():
+        form, factor = workload.rsplit("-x", 1)
+        for system, row in systems.items():
+            base = table.get(f"{form}-x1", {}).get(system)
+            growth = (
+                row.us_per_steady_event / base.us_per_steady_event if base is not None else math.nan
+            )
+            lines.append(
+                f"| {form} | {factor} | {row.meta.setup_bytes:,} | {system} "
+                f"| {_fmt(row.us_per_steady_event)} | {_fmt(growth, 2)} | {_cell(_status(row))} |"
+            )
+    return [*lines, ""]
+
+
+def _memory(rows: list[Row]) -> list[str]:
+    table = _by(rows, "memory")
+    if not table:
+        return []
+    lines = [
+        "## Memory: streaming ever larger chat-mixed inputs",
+        "",
+        "| input MB | system | peak RSS MiB | RSS after imports MiB | MB/s | status |",
+        "|---:|---|---:|---:|---:|---|",
+    ]
+    for systems in table.values():
+        for system, row in systems.items():
+            lines.append(
+                f"| {row.meta.bytes / _MB:,.0f} | {system} | {_fmt(row.peak_rss_mb)} "
+                f"| {_fmt(row.base_rss_mb)} | {_fmt(row.mb_per_s)} | {_cell(_status(row))} |"
+            )
+    return [*lines, ""]
+
+
+def _verdict(value: float, ok: bool) -> str:
+    if math.isnan(value):
+        return "not measured"
+    return "met" if ok else "**missed**"
+
+
+def _targets(rows: list[Row]) -> list[str]:
+    throughput = _by(rows, "throughput")
+    scaling = _by(rows, "scaling")
+    memory = [r for r in rows if r.mode == "memory" and r.system == _OURS and r.measured]
+    lines = ["## Targets (issue 7)", "", "| target | measured | verdict |", "|---|---|---|"]
+    chat = throughput.get("chat-mixed", {})
+    value = _ratio(chat.get(_OURS), chat.get("limit"))
+    verdict = _verdict(value, value >= 0.5)
+    lines.append(f"| chat-mixed ≥ 0.5 of the decode limit | {_fmt(value, 2)} | {verdict} |")
+    ratios = {w: _ratio(s.get(_OURS), s.get("a2ui-core")) for w, s in throughput.items()}
+    known = [v for v in ratios.values() if not math.isnan(v)]
+    worst = min(known) if known else math.nan
+    detail = ", ".join(f"{w} {_fmt(v, 1)}" for w, v in ratios.items())
+    lines.append(
+        f"| ≥ 20x a2ui-core on every A2UI workload | {_cell(detail) or '-'} "
+        f"| {_verdict(worst, worst >= 20)} |"
+    )
+    churn = throughput.get("data-churn-cumulative", {})
+    value = 1 / _ratio(churn.get(_OURS), churn.get("limit"))
+    lines.append(
+        "| data-churn cumulative: snapshot ≤ 1.5x its decode cost "
+        f"| {_fmt(value, 2)}x | {_verdict(value, value <= 1.5)} |"
+    )
+    low = scaling.get("scaling-delta-x1", {}).get("ours-patch")
+    high = scaling.get("scaling-delta-x100", {}).get("ours-patch")
+    value = (
+        high.us_per_steady_event / low.us_per_steady_event
+        if low is not None and high is not None
+        else math.nan
+    )
+    lines.append(
+        "| data-churn delta: same patch on a 100x surface < 2x the cost (patch diffs) "
+        f"| {_fmt(value, 2)}x | {_verdict(value, value < 2)} |"
+    )
+    if memory:
+        largest = max(memory, key=lambda r: r.meta.bytes)
+        smallest = min(memory, key=lambda r: r.meta.bytes)
+        growth = largest.peak_rss_mb - smallest.peak_rss_mb
+        value = largest.peak_rss_mb
+        text = (
+            f"{_fmt(value)} MiB at {largest.meta.bytes / _MB:,.0f} MB; "
+            f"+{_fmt(growth)} MiB over {smallest.meta.bytes / _MB:,.0f} MB"
+        )
+        ok = value < 200 and largest.meta.bytes >= 10**9 and growth < 0.1 * smallest.peak_rss_mb
+    else:
+        value, text, ok = math.nan, "-", False
+    lines.append(
+        f"| peak RSS on 1 GB < 200 MiB, flat in input size | {text} | {_verdict(value, ok)} |"
+    )
+    return [*lines, ""]
+
+
+def markdown(rows: list[Row], env: Environment) -> str:
+    """The whole ``RESULTS.md``.
+
+    Args:
+        rows: every measurement of the run.
+        env: the command, machine and versions.
+
+    Returns:
+        Markdown text.
+    """
+    packages = ", ".join(f"{name} {version}" for name, version in env.packages.items())
+    lines = [
+        "# Benchmark results",
+        "",
+        "Generated by `benchmarks/run.py`; do not edit by hand.",
+        "",
+        f"- Command: `{env.command}`",
+        f"- Machine: {env.machine}",
+        f"- Python: {env.python}",
+        f"- Packages: {packages}",
+        f"- Commit: {env.commit}",
+        *(f"- {note}" for note in env.notes),
+        "",
+        "![throughput per workload and system, log scale](results.png)",
+        "",
+        *_targets(rows),
+        *_throughput(rows),
+        *_scaling(rows),
+        *_memory(rows),
+    ]
+    return "\n".join(lines)
+
+
+def chart(rows: list[Row], path: Path) -> None:
+    """Draw throughput per workload and system (log scale) and the scaling curves.
+
+    Args:
+        rows: every measurement of the run.
+        path: where the PNG goes.
+    """
+    import matplotlib as mpl  # noqa: PLC0415 - optional, only when a chart is drawn
+
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - after choosing the backend
+
+    throughput = _by(rows, "throughput")
+    systems = sorted({s for t in throughput.values() for s in t}, key=_system_order)
+    figure, (bars, curves) = plt.subplots(1, 2, figsize=(15, 5.5), width_ratios=(3, 2))
+    width = 0.8 / max(len(systems), 1)
+    for index, system in enumerate(systems):
+        xs, ys = [], []
+        for position, workload in enumerate(throughput):
+            row = throughput[workload].get(system)
+            if row is not None and row.measured:
+                xs.append(position + (index - (len(systems) - 1) / 2) * width)
+                ys.append(row.mb_per_s)
+        bars.bar(xs, ys, width=width, label=system)
+    bars.set_yscale("log")
+    bars.set_xticks(range(len(throughput)), list(throughput), rotation=20, ha="right")
+    bars.set_ylabel("MB/s (log scale)")
+    bars.set_title("Throughput, end to end")
+    if systems:
+        bars.legend()
+    bars.grid(axis="y", which="both", alpha=0.3)
+    _draw_scaling(curves, _by(rows, "scaling"))
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def _draw_scaling(axes: Any, table: dict[str, dict[str, Row]]) -> None:
+    series: dict[str, list[tuple[int, float]]] = {}
+    for workload, systems in table.items():
+        form, factor = workload.rsplit("-x", 1)
+        for system, row in systems.items():
+            if row.measured:
+                label = f"{system} ({form.removeprefix('scaling-')})"
+                series.setdefault(label, []).append((int(factor), row.us_per_steady_event))
+    for label, points in sorted(series.items()):
+        points.sort()
+        axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label)
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("surface size factor")
+    axes.set_ylabel("µs per one-value change (log scale)")
+    axes.set_title("Scaling")
+    axes.grid(which="both", alpha=0.3)
+    if series:
+        axes.legend(fontsize=7)
+
+
+def _system_order(system: str) -> tuple[int, str]:
+    order = ("ours", "ours-patch", "limit", "ag-ui", "a2ui-core")
+    return (order.index(system) if system in order else len(order), system)
