@@ -356,7 +356,7 @@ def _summarise(chunks: Iterator[bytes], framing: Literal["auto", "jsonl", "sse"]
                 problems[item.severity.value, item.code] += 1
                 continue
             event = item.event
-            kinds[getattr(event, "type", None) or type(event).__name__] += 1
+            kinds[_wire_type(event)] += 1
             state, _, diagnostics = reducer.reduce(state, event)
             for diagnostic in diagnostics:
                 problems[diagnostic.severity.value, diagnostic.code] += 1
@@ -374,6 +374,14 @@ def _summarise(chunks: Iterator[bytes], framing: Literal["auto", "jsonl", "sse"]
     return _render_summary(
         state, kinds=kinds, problems=problems, surfaces=surfaces, size=size, elapsed=elapsed
     )
+
+
+def _wire_type(event: ev.Event) -> str:
+    """The event's ``type`` as it was on the wire."""
+    if isinstance(event, ev.UnknownEvent):
+        return event.type
+    tag = type(event).__struct_config__.tag
+    return tag if isinstance(tag, str) else type(event).__name__
 
 
 def _render_summary(

@@ -1,47 +1,27 @@
 """A request round trip: ask an agent to draw, read its surfaces, send a press back.
 
 Run it with ``python examples/request_round_trip.py``. It does no networking: it prints
-the JSON a client would POST to an AG-UI endpoint. The middle step (reading the
-agent's response stream) is :func:`pressable_actions`, which takes the current parts
-as plain dicts; here it is fed a canned part, the shape the processor produces.
+the JSON a client would POST to an AG-UI endpoint. The middle step reads the
+agent's response stream through a :class:`~a2ui_stream.Processor`; here the bundled
+recording stands in for the HTTP response body.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from a2ui_stream._request import A2uiRequest, action_message, build_run_input
-from a2ui_stream.catalog import basic_catalog
+from a2ui_stream import A2uiRequest, Part, Processor, action_message, basic_catalog, build_run_input
 
-#: One part as the processor reports it: a surface converted to a ``present`` call.
-CANNED_PARTS: list[dict[str, Any]] = [
-    {
-        "toolCallId": "a2ui:hotels",
-        "toolName": "present",
-        "surfaceId": "hotels",
-        "args": {
-            "$type": "Col",
-            "children": [
-                {"$type": "Markdown", "value": "Alpine Inn, 3 nights"},
-                {
-                    "$type": "Button",
-                    "label": "Book",
-                    "$action": {
-                        "type": "a2ui:action",
-                        "name": "book",
-                        "surfaceId": "hotels",
-                        "sourceComponentId": "book-button",
-                        "context": {"hotel": "Alpine Inn"},
-                    },
-                },
-            ],
-        },
-    },
-]
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+#: The agent's response stream: a recording bundled with the repository.
+RECORDING = Path(__file__).with_name("recording.jsonl")
 
 
 def first_request(request: A2uiRequest, history: list[dict[str, Any]]) -> bytes:
@@ -50,10 +30,19 @@ def first_request(request: A2uiRequest, history: list[dict[str, Any]]) -> bytes:
     return msgspec.json.encode(run)
 
 
-def pressable_actions(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Step 2: every ``$action`` in the parts' element trees, in document order."""
+def read_response(chunks: Iterable[bytes]) -> list[Part]:
+    """Step 2: process the response stream (any chunking) into the surfaces it drew."""
+    processor = Processor()
+    for chunk in chunks:
+        processor.feed(chunk)  # each call returns the part diffs a live UI would apply
+    processor.close()
+    return [part for run in processor.state.runs for part in run.parts.values()]
+
+
+def pressable_actions(parts: Iterable[Part]) -> list[dict[str, Any]]:
+    """Every ``$action`` in the parts' element trees, in document order."""
     found: list[dict[str, Any]] = []
-    stack: list[Any] = [part["args"] for part in reversed(parts)]
+    stack: list[Any] = [part.args for part in reversed(list(parts))]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
@@ -83,7 +72,10 @@ def main() -> None:
     print("run 1 context:", [entry["description"] for entry in body["context"]])
     print("run 1 forwardedProps:", body["forwardedProps"])
 
-    actions = pressable_actions(CANNED_PARTS)
+    data = RECORDING.read_bytes()
+    parts = read_response(data[i : i + 512] for i in range(0, len(data), 512))
+    print("surfaces drawn:", [part.surface_id for part in parts])
+    actions = pressable_actions(parts)
     print("pressable:", [action["name"] for action in actions])
 
     # What the client's transcript now holds: the agent's reply, the surface it showed
@@ -95,7 +87,7 @@ def main() -> None:
             "content": "Here is one.",
             "toolCalls": [
                 {
-                    "id": "a2ui:hotels",
+                    "id": "a2ui:flights",
                     "type": "function",
                     "function": {"name": "present", "arguments": "{}"},
                 }

@@ -1,0 +1,87 @@
+"""The README is tested: its two commands, its console examples and its Python example."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+BIN = Path(sys.executable).parent
+
+
+def console_examples() -> list[tuple[str, str]]:
+    """Every ``$ command`` in a console block with the output shown after it."""
+    examples: list[tuple[str, str]] = []
+    for block in re.findall(r"```console\n(.*?)```", README, flags=re.DOTALL):
+        command: str | None = None
+        output: list[str] = []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                if command is not None:
+                    examples.append((command, "\n".join(output)))
+                command, output = line[2:], []
+            else:
+                output.append(line)
+        if command is not None:
+            examples.append((command, "\n".join(output)))
+    return examples
+
+
+class TestTopCommands:
+    def test_first_block_has_exactly_two_commands(self) -> None:
+        """The README opens with one fenced block of exactly two commands."""
+        first = re.search(r"```\n(.*?)```", README, flags=re.DOTALL)
+        assert first is not None
+        assert README.index(first.group(0)) < README.index("\n## ")
+        lines = first.group(1).strip().splitlines()
+        assert len(lines) == 2
+        assert "a2ui-stream process examples/recording.jsonl" in lines[0]
+        assert "pytest" in lines[1]
+        assert "mypy" in lines[1]
+        assert "ruff check" in lines[1]
+
+    def test_ci_runs_the_readme(self) -> None:
+        """.ci/run takes its commands from the README rather than repeating them."""
+        script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+        assert "README.md" in script
+
+
+@pytest.mark.parametrize(("command", "expected"), console_examples())
+def test_console_example(command: str, expected: str, tmp_path: Path) -> None:
+    """Each console example prints what the README shows."""
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    if "replay" in command and "process --log" not in command:
+        setup = next(c for c, _ in console_examples() if "process --log" in c)
+        subprocess.run(setup, shell=True, cwd=tmp_path, env=env, check=True)  # noqa: S602
+    result = subprocess.run(  # noqa: S602 - the README's own shell lines
+        command,
+        shell=True,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.rstrip("\n") == expected.rstrip("\n")
+
+
+def test_python_example_runs() -> None:
+    """The embedding example in the README runs and prints diffs."""
+    code = re.search(r"```python\n(.*?)```", README, flags=re.DOTALL)
+    assert code is not None
+    result = subprocess.run(  # noqa: S603 - the README's own example
+        [sys.executable, "-c", code.group(1)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.splitlines()[0] == "add a2ui:s1"
