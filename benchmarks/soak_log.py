@@ -10,7 +10,8 @@ Usage::
     python benchmarks/soak_log.py soak --kills 100 [--fsync always batch never] [--seconds S]
     python benchmarks/soak_log.py throughput [--events N]
 
-Exits with status 1 if any soak round lost an acknowledged event or kept a bad one.
+Exits with status 1 if any soak round lost an acknowledged event, kept a bad one, or
+found its writer dead before the kill.
 """
 
 from __future__ import annotations
@@ -51,12 +52,13 @@ def soak(args: argparse.Namespace) -> int:
                 batch_chance=args.batch_chance,
             )
             elapsed = time.perf_counter() - started
-        failed = failed or bool(summary.lost_acked or summary.mismatches)
+        failed = failed or bool(summary.lost_acked or summary.mismatches or summary.writer_errors)
         print(
             f"fsync={policy}: kills={summary.kills} events_checked={summary.records} "
             f"max_acked={summary.max_acked} torn_tails={summary.torn_tails} "
             f"bytes_truncated={summary.truncated_bytes} lost_acked={summary.lost_acked} "
-            f"mismatches={summary.mismatches} logs={summary.logs} seconds={elapsed:.1f}"
+            f"mismatches={summary.mismatches} writer_errors={summary.writer_errors} "
+            f"logs={summary.logs} seconds={elapsed:.1f}"
         )
     return 1 if failed else 0
 

@@ -100,6 +100,7 @@ class Summary(msgspec.Struct, kw_only=True):
         max_acked: the highest seq any writer acknowledged (over all logs).
         lost_acked: kills after which an acknowledged record was missing (must be 0).
         mismatches: kills after which a record differed from the input (must be 0).
+        writer_errors: writers that exited before the kill (they crashed; must be 0).
         torn_tails: reopens that truncated a torn tail.
         truncated_bytes: bytes those reopens dropped.
         logs: log files used (a new one starts when ``rotate_bytes`` is passed).
@@ -110,6 +111,7 @@ class Summary(msgspec.Struct, kw_only=True):
     max_acked: int = -1
     lost_acked: int = 0
     mismatches: int = 0
+    writer_errors: int = 0
     torn_tails: int = 0
     truncated_bytes: int = 0
     logs: int = 1
@@ -146,7 +148,8 @@ def kill_loop(
         rotate_bytes: start a new log once the current one is this large.
 
     Returns:
-        The totals; ``lost_acked`` and ``mismatches`` are 0 when the log kept its promise.
+        The totals; ``lost_acked``, ``mismatches`` and ``writer_errors`` are 0 when the
+        log kept its promise.
     """
     rng = random.Random(seed)
     summary = Summary()
@@ -164,7 +167,8 @@ def kill_loop(
             )
             time.sleep(rng.uniform(0.0, max_delay))
             writer.send_signal(signal.SIGKILL)
-            writer.wait()
+            if writer.wait() != -signal.SIGKILL:
+                summary.writer_errors += 1
         summary.kills += 1
         acked = [int(line.split()[1]) for line in acks.read_bytes().splitlines()]
         check = check_log(path, checked)

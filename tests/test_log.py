@@ -708,6 +708,7 @@ class TestSigkill:
             tmp_path, fsync="always", kills=16, seed=5, max_delay=0.3, max_batch=400
         )
         assert summary.kills == 16
+        assert summary.writer_errors == 0
         assert summary.mismatches == 0
         assert summary.lost_acked == 0
         assert summary.records > summary.max_acked >= 0
@@ -719,6 +720,7 @@ class TestSigkill:
             tmp_path, fsync=fsync, kills=4, seed=9, max_delay=0.3, max_batch=400
         )
         assert summary.kills == 4
+        assert summary.writer_errors == 0
         assert summary.mismatches == 0
         # A killed process loses nothing already written to the kernel, whatever the policy.
         assert summary.lost_acked == 0
