@@ -17,16 +17,7 @@ from a2ui_stream._limits import Limits
 from a2ui_stream._log import EventLog, FileLog, MemoryLog
 from a2ui_stream._pipeline import aiter_diffs, iter_diffs, replay
 from a2ui_stream._processor import Processor
-from a2ui_stream._reducer import (
-    HistoryEntry,
-    Lifecycle,
-    Part,
-    PartDiff,
-    Reducer,
-    Reduction,
-    RunState,
-    StreamState,
-)
+from a2ui_stream._reducer import Reducer, Reduction
 from a2ui_stream._request import (
     SCHEMA_CONTEXT_DESCRIPTION,
     A2uiRequest,
@@ -38,6 +29,7 @@ from a2ui_stream._request import (
     outbound_messages,
     render_tool,
 )
+from a2ui_stream._state import HistoryEntry, Lifecycle, Part, PartDiff, RunState, StreamState
 from a2ui_stream._surface import Surface
 from a2ui_stream.catalog import Catalog, basic_catalog, catalog_context
 from a2ui_stream.errors import A2uiStreamError, LogLockedError, StrictModeError, UsageError

@@ -26,7 +26,8 @@ from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._log import FileLog
 from a2ui_stream._pipeline import iter_file_chunks, replay
 from a2ui_stream._processor import Processor
-from a2ui_stream._reducer import PartDiff, Reducer, RunState, StreamState
+from a2ui_stream._reducer import Reducer
+from a2ui_stream._state import PartDiff, RunState, StreamState
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence

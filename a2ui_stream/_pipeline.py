@@ -19,7 +19,8 @@ import msgspec
 
 from a2ui_stream._codec import decode_event
 from a2ui_stream._diagnostics import Diagnostic, Severity
-from a2ui_stream._reducer import PartDiff, Reducer, Reduction, StreamState
+from a2ui_stream._reducer import Reducer, Reduction
+from a2ui_stream._state import PartDiff, StreamState
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator

@@ -19,7 +19,8 @@ from a2ui_stream import events as ev
 from a2ui_stream._codec import EventDecoder, encode_event, event_from_mapping, event_from_object
 from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._limits import Limits
-from a2ui_stream._reducer import Part, PartDiff, Reducer, RunState, StreamState
+from a2ui_stream._reducer import Reducer
+from a2ui_stream._state import Part, PartDiff, RunState, StreamState
 from a2ui_stream.errors import UsageError
 
 if TYPE_CHECKING:
@@ -180,6 +181,8 @@ class Processor:
                 break
             if isinstance(item, Diagnostic):
                 self._diagnostics.append(item)
+                # Strict mode also ignores events fed decoded after bad bytes.
+                self._halted = self._strict
             else:
                 diffs.extend(self._apply(item.event, line=item.line, offset=item.offset))
         return diffs

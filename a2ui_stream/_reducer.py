@@ -3,8 +3,9 @@
 Owns the stream-level semantics of A2UI over AG-UI: activity snapshots grouped into
 buckets by ``messageId``, surfaces keyed by ``surfaceId`` across buckets (the most
 recently received bucket wins), one ``present`` part per surface scoped to its run,
-part diffs, lifecycle statuses, ``ACTIVITY_DELTA`` patches, and rehydration from
-stored history (reference: assistant-ui converter §1b and §1c).
+part diffs, lifecycle statuses, ``ACTIVITY_DELTA`` patches, and ``MESSAGES_SNAPSHOT``
+(reference: assistant-ui converter §1b). The values it produces live in ``_state``;
+rehydration from history in ``_history``.
 
 Rules, as h11 keeps them for its state machine:
 
@@ -33,214 +34,29 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream import events as ev
 from a2ui_stream._convert import Conversion, Converter
 from a2ui_stream._diagnostics import Diagnostic, Severity
+from a2ui_stream._history import normalize_document, rehydrate
 from a2ui_stream._limits import Limits
 from a2ui_stream._patch import PatchError, apply_patch
-from a2ui_stream._patch import diff as json_diff
+from a2ui_stream._state import (
+    A2UI_ACTIVITY_TYPE,
+    ANONYMOUS_MESSAGE_ID,
+    OPERATIONS_KEY,
+    TOOL_CALL_PREFIX,
+    Bucket,
+    ConversionCache,
+    Lifecycle,
+    Part,
+    PartDiff,
+    RunState,
+    StreamState,
+    Surfaces,
+)
 from a2ui_stream._surface import Surface, apply_operation
-from a2ui_stream.a2ui import Operation, decode_operation, normalize_message
+from a2ui_stream.a2ui import Operation, decode_operation
 
-__all__ = [
-    "A2UI_ACTIVITY_TYPE",
-    "ANONYMOUS_MESSAGE_ID",
-    "Bucket",
-    "HistoryEntry",
-    "Lifecycle",
-    "Part",
-    "PartDiff",
-    "Reducer",
-    "Reduction",
-    "RunState",
-    "StreamState",
-]
+__all__ = ["Reducer", "Reduction"]
 
-#: The activity type that carries A2UI surfaces (AG-UI middleware convention).
-A2UI_ACTIVITY_TYPE = "a2ui-surface"
-#: Bucket key for a snapshot without a messageId, as upstream's client names it.
-ANONYMOUS_MESSAGE_ID = "a2ui:anonymous"
-#: The tool name every synthesized surface part carries.
-PRESENT_TOOL_NAME = "present"
-#: Prefix of synthesized tool-call ids; reserved, never used by genuine agent calls.
-TOOL_CALL_PREFIX = "a2ui:"
-_OPERATIONS_KEY = "a2ui_operations"
-
-Surfaces: TypeAlias = Mapping[str, Surface]
 JSON: TypeAlias = Any
-
-
-class _Cache:
-    """A derived cache carried inside a state: it never makes two states unequal.
-
-    Conversions are memoised per surface so an unchanged surface is never converted
-    twice. Two states built from the same events hold equal parts but may hold caches
-    built along different paths; equality must not see the difference.
-    """
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Mapping[str, tuple[Surface, Conversion]]) -> None:
-        self.value = value
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Cache)
-
-    def __hash__(self) -> int:
-        return 0
-
-    def __repr__(self) -> str:
-        return f"_Cache({len(self.value)} surfaces)"
-
-
-class Lifecycle(msgspec.Struct, frozen=True, kw_only=True):
-    """The latest lifecycle status of one messageId, for a UI to show.
-
-    Attributes:
-        phase: ``"building"``, ``"retrying"``, ``"failed"``, or ``"painted"`` once
-            operations arrived after the status.
-        content: the content of the last lifecycle snapshot (``status`` and its fields,
-            such as ``progressTokens``, ``attempt``, ``maxAttempts``, ``errors``, ``error``).
-    """
-
-    phase: str
-    content: dict[str, Any]
-
-
-class Bucket(msgspec.Struct, frozen=True, kw_only=True):
-    """The surfaces one messageId's latest snapshot built.
-
-    Attributes:
-        message_id: the activity messageId (``"a2ui:anonymous"`` when absent).
-        surfaces: surfaces by id after every operation.
-        operation_keys: per operation, its undecoded bytes (from a wire snapshot) or its
-            decoded JSON value (after a delta); what the next snapshot is compared against.
-        steps: surfaces after each operation; ``steps[i]`` follows operation ``i``.
-        content: the content as a decoded JSON value, once a delta needed it.
-        content_bytes: the undecoded content of the wire snapshot that built the bucket;
-            an identical snapshot is recognised by it without being decoded.
-    """
-
-    message_id: str
-    surfaces: Surfaces
-    operation_keys: tuple[Any, ...] = ()
-    steps: tuple[Surfaces, ...] = ()
-    content: JSON | UnsetType = UNSET
-    content_bytes: bytes | None = None
-
-
-class Part(msgspec.Struct, frozen=True, kw_only=True):
-    """One synthesized ``present`` tool-call part: a surface ready to render.
-
-    Attributes:
-        tool_call_id: ``"a2ui:<surfaceId>"``.
-        tool_name: always ``"present"``.
-        surface_id: the surface.
-        message_id: the bucket whose surface this is.
-        args: the element tree; shared with earlier parts where unchanged, never mutated.
-    """
-
-    tool_call_id: str
-    surface_id: str
-    message_id: str
-    args: dict[str, Any]
-    tool_name: str = PRESENT_TOOL_NAME
-
-
-class PartDiff(msgspec.Struct, frozen=True, kw_only=True):
-    """How one part changed after one event.
-
-    Attributes:
-        op: ``"add"``, ``"update"`` (only when the args changed) or ``"remove"``.
-        seq: 0-based index of the input event that caused it.
-        run_id: the run the part belongs to (``None`` before any ``RUN_STARTED``).
-        message_id: the bucket that owns (or owned) the surface.
-        surface_id: the surface.
-        tool_call_id: ``"a2ui:<surfaceId>"``.
-        tool_name: ``"present"``.
-        args: the new element tree; ``UNSET`` on remove.
-        previous_args: the element tree before an update; ``UNSET`` otherwise.
-    """
-
-    op: Literal["add", "update", "remove"]
-    seq: int
-    run_id: str | None
-    message_id: str
-    surface_id: str
-    tool_call_id: str
-    tool_name: str = PRESENT_TOOL_NAME
-    args: dict[str, Any] | UnsetType = UNSET
-    previous_args: dict[str, Any] | UnsetType = UNSET
-
-    def patch(self) -> list[dict[str, Any]]:
-        """Render an update as an RFC 6902 patch from ``previous_args`` to ``args``.
-
-        Returns:
-            The patch operations; for an add, one ``replace`` of the whole document; for
-            a remove, an empty list.
-        """
-        if isinstance(self.args, UnsetType):
-            return []
-        if isinstance(self.previous_args, UnsetType):
-            return [{"op": "replace", "path": "", "value": self.args}]
-        return json_diff(self.previous_args, self.args)
-
-
-class RunState(msgspec.Struct, frozen=True, kw_only=True):
-    """One AG-UI run: its buckets, its parts, and the lifecycle of its messages.
-
-    Attributes:
-        run_id: the run's id; ``None`` for events before any ``RUN_STARTED``.
-        thread_id: the thread's id, when known.
-        status: ``"running"``, ``"finished"`` or ``"error"``.
-        buckets: buckets by messageId, least recently received first.
-        parts: the run's parts by surfaceId, in display order: a new part goes after
-            the existing ones, an existing part keeps its place.
-        lifecycles: the latest lifecycle per messageId.
-    """
-
-    run_id: str | None = None
-    thread_id: str | None = None
-    status: str = "running"
-    buckets: dict[str, Bucket] = msgspec.field(default_factory=dict)
-    parts: Mapping[str, Part] = msgspec.field(default_factory=dict)
-    lifecycles: Mapping[str, Lifecycle] = msgspec.field(default_factory=dict)
-    cache: _Cache = msgspec.field(default_factory=lambda: _Cache({}))
-
-    def surfaces(self) -> dict[str, Surface]:
-        """Return every live surface of the run, the most recent bucket winning a shared id."""
-        union: dict[str, Surface] = {}
-        for bucket in self.buckets.values():
-            union.update(bucket.surfaces)
-        return union
-
-
-class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):
-    """The parts rehydrated onto one assistant message of stored history.
-
-    Attributes:
-        message_id: the assistant message that owns the surfaces.
-        parts: its surfaces as parts, in bucket order.
-    """
-
-    message_id: str
-    parts: tuple[Part, ...]
-
-
-class StreamState(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything reduced so far: every run, and surfaces restored from history.
-
-    Attributes:
-        runs: every run in the order it started; the last one is current.
-        history: parts rehydrated from the latest ``MESSAGES_SNAPSHOT``.
-        seq: the number of events reduced.
-    """
-
-    runs: tuple[RunState, ...] = ()
-    history: tuple[HistoryEntry, ...] = ()
-    seq: int = 0
-
-    @property
-    def current(self) -> RunState | None:
-        """The run new events apply to, if any event opened one."""
-        return self.runs[-1] if self.runs else None
 
 
 class Reduction(NamedTuple):
@@ -363,8 +179,7 @@ class Reducer:
         Returns:
             A state whose ``history`` holds one entry per owning assistant message.
         """
-        context = _Context(0, self._converter, self.limits)
-        history, diagnostics = _rehydrate(messages, context)
+        history, diagnostics = rehydrate(messages, converter=self._converter, limits=self.limits)
         return Reduction(StreamState(history=history), (), diagnostics)
 
 
@@ -391,7 +206,7 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context)
         # No event reaches a past run again, so its buckets and caches are dead weight;
         # its parts and lifecycles stay readable.
         last = past[-1]
-        past = (*past[:-1], msgspec.structs.replace(last, buckets={}, cache=_Cache({})))
+        past = (*past[:-1], msgspec.structs.replace(last, buckets={}, cache=ConversionCache({})))
     if context.keep_runs is not None:
         past = past[len(past) - context.keep_runs :] if context.keep_runs else ()
     return msgspec.structs.replace(state, runs=(*past, run)), (), ()
@@ -516,7 +331,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         if documents is None:
             operation: Operation | Diagnostic = decode_operation(keys[index], index=index)
         else:
-            operation = _normalize_document(documents[index], index)
+            operation = normalize_document(documents[index], index)
         if isinstance(operation, Diagnostic):
             diagnostics.append(_locate(operation, key, context))
         else:
@@ -534,17 +349,6 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         content_bytes=content_bytes,
     )
     return _place_bucket(state, run, bucket, context, diagnostics, changed=True)
-
-
-def _normalize_document(document: Any, index: int) -> Operation | Diagnostic:
-    if not isinstance(document, Mapping):
-        return Diagnostic(
-            code="op.malformed",
-            message="an operation must be a JSON object",
-            severity=Severity.ERROR,
-            path=f"$.content.a2ui_operations[{index}]",
-        )
-    return normalize_message(document, index=index)
 
 
 def _shared_prefix(old: Sequence[Any], new: Sequence[Any]) -> int:
@@ -652,7 +456,7 @@ def _synthesize(
     if len(diffs) > 1:
         order = {surface_id: index for index, surface_id in enumerate(parts)}
         diffs.sort(key=lambda d: order[d.surface_id])
-    new_run = msgspec.structs.replace(run, parts=parts, cache=_Cache(cache))
+    new_run = msgspec.structs.replace(run, parts=parts, cache=ConversionCache(cache))
     return new_run, (*diffs, *removed), diagnostics
 
 
@@ -742,7 +546,7 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
     if not isinstance(patched, dict):
         message = "the patched content is not an object; the state is unchanged"
         return state, (), (_content_error(key, context, message),)
-    operations = patched.get(_OPERATIONS_KEY)
+    operations = patched.get(OPERATIONS_KEY)
     if isinstance(operations, list):
         return _rebuild_bucket(state, run, key, operations, operations, (patched, None), context)
     if "status" in patched:
@@ -759,94 +563,16 @@ def _content_of(bucket: Bucket) -> dict[str, Any]:
     operations = [
         _JSON.decode(key) if isinstance(key, bytes) else key for key in bucket.operation_keys
     ]
-    return {_OPERATIONS_KEY: operations}
+    return {OPERATIONS_KEY: operations}
 
 
 def _on_messages_snapshot(
     state: StreamState, event: ev.MessagesSnapshot, context: _Context
 ) -> _Handled:
-    history, diagnostics = _rehydrate(event.messages, context)
-    return msgspec.structs.replace(state, history=history), (), diagnostics
-
-
-_OWNER_ROLES = frozenset({"assistant", "reasoning"})
-
-
-def _rehydrate(
-    messages: Iterable[ev.Message | Mapping[str, Any]], context: _Context
-) -> tuple[tuple[HistoryEntry, ...], tuple[Diagnostic, ...]]:
-    diagnostics: list[Diagnostic] = []
-    owner: str | None = None
-    buckets: dict[str, tuple[str, Surfaces]] = {}
-    owners: list[str] = []
-    for message in messages:
-        role, message_id, fields = _message_fields(message)
-        if role in _OWNER_ROLES:
-            owner = message_id
-            continue
-        if role != "activity" or fields.get("activityType") != A2UI_ACTIVITY_TYPE:
-            continue
-        content = fields.get("content")
-        operations = content.get(_OPERATIONS_KEY) if isinstance(content, Mapping) else None
-        if not isinstance(operations, list):
-            continue
-        key = message_id or ANONYMOUS_MESSAGE_ID
-        if owner is None:
-            diagnostics.append(
-                Diagnostic(
-                    code="history.orphan_activity",
-                    message="an a2ui-surface activity has no preceding assistant message",
-                    severity=Severity.WARNING,
-                    message_id=key,
-                )
-            )
-            continue
-        surfaces: Surfaces = {}
-        for index, document in enumerate(operations[: context.limits.max_operations]):
-            operation = _normalize_document(document, index)
-            if isinstance(operation, Diagnostic):
-                diagnostics.append(_locate(operation, key, context))
-                continue
-            surfaces, found = apply_operation(
-                surfaces, operation, index=index, limits=context.limits
-            )
-            diagnostics.extend(_locate(one, key, context) for one in found)
-        buckets.pop(key, None)
-        buckets[key] = (owner, surfaces)
-        if owner not in owners:
-            owners.append(owner)
-    entries = []
-    for owner_id in owners:
-        union: dict[str, tuple[str, Surface]] = {}
-        for key, (bucket_owner, surfaces) in buckets.items():
-            if bucket_owner == owner_id:
-                union.update((sid, (key, surface)) for sid, surface in surfaces.items())
-        parts = []
-        for surface_id, (key, surface) in union.items():
-            conversion = context.converter.convert(surface)
-            diagnostics.extend(_locate(w, key, context) for w in conversion.warnings)
-            if conversion.element is not None:
-                parts.append(
-                    Part(
-                        tool_call_id=TOOL_CALL_PREFIX + surface_id,
-                        surface_id=surface_id,
-                        message_id=key,
-                        args=conversion.element,
-                    )
-                )
-        entries.append(HistoryEntry(message_id=owner_id, parts=tuple(parts)))
-    return tuple(entries), tuple(diagnostics)
-
-
-def _message_fields(
-    message: ev.Message | Mapping[str, Any],
-) -> tuple[Any, str | None, Mapping[str, Any]]:
-    """Return a message's role, id and wire fields, whether a Struct or a plain dict."""
-    fields: Mapping[str, Any] = (
-        message if isinstance(message, Mapping) else msgspec.to_builtins(message)
+    history, diagnostics = rehydrate(
+        event.messages, converter=context.converter, limits=context.limits
     )
-    message_id = fields.get("id")
-    return fields.get("role"), message_id if isinstance(message_id, str) else None, fields
+    return msgspec.structs.replace(state, history=history), (), diagnostics
 
 
 _HANDLERS: dict[type[Any], _Handler] = {

@@ -13,12 +13,8 @@ from msgspec import UNSET
 from a2ui_stream import events as ev
 from a2ui_stream._diagnostics import Severity
 from a2ui_stream._limits import Limits
-from a2ui_stream._reducer import (
-    ANONYMOUS_MESSAGE_ID,
-    PartDiff,
-    Reducer,
-    StreamState,
-)
+from a2ui_stream._reducer import Reducer
+from a2ui_stream._state import ANONYMOUS_MESSAGE_ID, PartDiff, StreamState
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
