@@ -485,7 +485,9 @@ class ActivitySnapshot(_TaggedEvent, frozen=True, tag="ACTIVITY_SNAPSHOT", kw_on
     """The whole content of an activity message (A2UI surfaces travel in these).
 
     Attributes:
-        message_id: the activity message it creates or overwrites.
+        message_id: the activity message it creates or overwrites. AG-UI requires it;
+            a snapshot without one is kept (upstream's client files it under
+            ``"a2ui:anonymous"``) rather than rejected.
         activity_type: the kind of activity; ``"a2ui-surface"`` for A2UI.
         content: the content object, undecoded; must be a JSON object.
         replace: ``False`` keeps an existing message; absent or ``True`` overwrites it.
@@ -495,7 +497,7 @@ class ActivitySnapshot(_TaggedEvent, frozen=True, tag="ACTIVITY_SNAPSHOT", kw_on
             as a ``ValidationError``).
     """
 
-    message_id: str
+    message_id: str | UnsetType = UNSET
     activity_type: str
     content: msgspec.Raw
     replace: bool | UnsetType | None = UNSET
@@ -509,7 +511,7 @@ class ActivitySnapshot(_TaggedEvent, frozen=True, tag="ACTIVITY_SNAPSHOT", kw_on
     def of(
         cls,
         *,
-        message_id: str,
+        message_id: str | UnsetType = UNSET,
         activity_type: str,
         content: Mapping[str, Any],
         replace: bool | UnsetType = UNSET,
@@ -535,7 +537,7 @@ class ActivitySnapshot(_TaggedEvent, frozen=True, tag="ACTIVITY_SNAPSHOT", kw_on
 class ActivityDelta(_TaggedEvent, frozen=True, tag="ACTIVITY_DELTA", kw_only=True):
     """A JSON Patch (RFC 6902) against an activity message's content."""
 
-    message_id: str
+    message_id: str | UnsetType = UNSET
     activity_type: str
     patch: list[Any]
 

@@ -11,6 +11,7 @@ from a2ui_samples import conformant_streams
 from msgspec import UNSET
 
 from a2ui_stream import events as ev
+from a2ui_stream._codec import decode_event, encode_event
 from a2ui_stream._diagnostics import Severity
 from a2ui_stream._limits import Limits
 from a2ui_stream._reducer import Reducer
@@ -173,9 +174,20 @@ class TestBuckets:
         assert diffs == []
         assert parts_of(state) == []
 
-    def test_anonymous_bucket_key(self) -> None:
-        """The documented key for snapshots without a messageId."""
+    def test_missing_message_id_goes_to_the_anonymous_bucket(self) -> None:
+        """Snapshots without a messageId share the bucket a2ui:anonymous."""
+        event = ev.ActivitySnapshot.of(
+            activity_type="a2ui-surface", content={"a2ui_operations": text_surface("s1")}
+        )
+        decoded = decode_event(encode_event(event))
+        state, diffs, _ = fold(decoded, snapshot(ANONYMOUS_MESSAGE_ID, text_surface("s1", "b")))
         assert ANONYMOUS_MESSAGE_ID == "a2ui:anonymous"
+        assert state.current is not None
+        assert list(state.current.buckets) == [ANONYMOUS_MESSAGE_ID]
+        assert [(d.op, d.message_id) for d in diffs] == [
+            ("add", ANONYMOUS_MESSAGE_ID),
+            ("update", ANONYMOUS_MESSAGE_ID),
+        ]
 
 
 class TestDiffs:
