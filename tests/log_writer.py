@@ -1,10 +1,10 @@
 """A log writer to be killed, and the driver that kills it and checks what survived.
 
 Run as a script, it appends a deterministic sequence of AG-UI events to a :class:`FileLog`
-(continuing from the log's current length), and writes ``acked <seq>`` to stdout after each
-append returns. Imported, it offers :func:`event_line` (the expected content of every seq),
-:func:`check_log` and :func:`kill_loop`, used by ``tests/test_log.py`` and
-``benchmarks/soak_log.py``.
+(continuing from the log's current length), writing ``opened <length>`` to stdout once the
+log is open and ``acked <seq>`` after each append returns. Imported, it offers
+:func:`event_line` (the expected content of every seq), :func:`check_log` and
+:func:`kill_loop`, used by ``tests/test_log.py`` and ``benchmarks/soak_log.py``.
 
 Usage: ``python tests/log_writer.py LOG [--fsync always|batch|never] [--seed N]
 [--max-batch N] [--batch-chance P]``.
@@ -140,8 +140,7 @@ def kill_loop(
         fsync: the writer's fsync policy.
         kills: how many rounds.
         seed: seeds the kill delays and the writers' batch sizes.
-        max_delay: the latest kill, in seconds after starting the writer (early kills
-            land during start-up and recovery).
+        max_delay: the latest kill, in seconds after the writer opened the log.
         seconds: stop early once this much time has passed.
         max_batch: the writer's largest ``append_many`` batch.
         batch_chance: how often the writer appends a batch rather than one line.
@@ -165,12 +164,15 @@ def kill_loop(
                 writer_command(path, fsync, rng.randrange(1 << 30), max_batch, batch_chance),
                 stdout=out,
             )
-            time.sleep(rng.uniform(0.0, max_delay))
+            if _wait_until_open(writer, acks):
+                time.sleep(rng.uniform(0.0, max_delay))
             writer.send_signal(signal.SIGKILL)
             if writer.wait() != -signal.SIGKILL:
                 summary.writer_errors += 1
         summary.kills += 1
-        acked = [int(line.split()[1]) for line in acks.read_bytes().splitlines()]
+        acked = [
+            int(line.split()[1]) for line in acks.read_bytes().splitlines() if b"acked" in line
+        ]
         check = check_log(path, checked)
         if acked and acked[-1] >= check.records:
             summary.lost_acked += 1
@@ -189,6 +191,20 @@ def kill_loop(
             checked = 0
     summary.records += _final_check(path, summary)
     return summary
+
+
+def _wait_until_open(writer: subprocess.Popen[bytes], acks: Path) -> bool:
+    """Wait until the writer has opened its log (its first output line), at most 60 s.
+
+    Start-up time varies a lot with machine load; timing kills from the open makes
+    them land while the writer writes.
+    """
+    deadline = time.monotonic() + 60.0
+    while not acks.stat().st_size:
+        if writer.poll() is not None or time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+    return True
 
 
 def _final_check(path: Path, summary: Summary) -> int:
@@ -228,6 +244,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     rng = random.Random(args.seed)
     with FileLog.open(args.log, fsync=args.fsync) as log:
         seq = len(log)
+        os.write(1, b"opened %d\n" % seq)
         while True:
             if rng.random() < args.batch_chance:
                 size = rng.randint(2, args.max_batch)
