@@ -28,6 +28,7 @@ from a2ui_stream._pipeline import iter_file_chunks, replay
 from a2ui_stream._processor import Processor
 from a2ui_stream._reducer import Reducer
 from a2ui_stream._state import PartDiff, RunState, StreamState
+from a2ui_stream.errors import A2uiStreamError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -262,13 +263,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     logger = structlog.get_logger("a2ui-stream")
     try:
         return _COMMANDS[arguments.command](arguments, logger)
-    except FileNotFoundError as error:
-        logger.exception("file not found", path=str(error.filename))
-        return EXIT_USAGE
     except BrokenPipeError:
         # The reader went away (``| head``); that is how pipelines end.
         sys.stderr.close()
         return EXIT_OK
+    except OSError as error:
+        # A missing or unreadable file is a usage error: say which and why; a traceback
+        # would suggest a bug.
+        path, reason = str(error.filename), error.strerror
+        logger.error("cannot use file", path=path, reason=reason)  # noqa: TRY400 - see above
+        return EXIT_USAGE
+    except A2uiStreamError as error:
+        # Misuse the library refused, such as a second writer on one log.
+        logger.error(str(error))  # noqa: TRY400 - usage, not a bug: no traceback
+        return EXIT_USAGE
 
 
 def _open_input(name: str, stack: ExitStack) -> BinaryIO:

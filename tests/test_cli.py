@@ -1,0 +1,570 @@
+"""The ``a2ui-stream`` command line: process, replay and inspect, in-process and for real."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import cli_crash
+import pytest
+import stream_cases as cases
+
+from a2ui_stream import FileLog, MemoryLog, Processor
+from a2ui_stream._cli import _Progress, main
+from a2ui_stream._patch import apply_patch
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+DIFF_KEYS = ["seq", "runId", "messageId", "surfaceId", "op", "toolCallId", "toolName"]
+RUN_KEYS = ["runId", "threadId", "parts"]
+PART_KEYS = ["toolCallId", "toolName", "surfaceId", "args"]
+ORDER_CARD_JSON = (
+    b'{"$type":"Card","title":"Order","children":[{"$type":"Markdown","value":"$42"}]}'
+)
+CONSOLE_SCRIPT = Path(sys.executable).parent / "a2ui-stream"
+
+
+class Result(NamedTuple):
+    code: int
+    out: bytes
+    err: str
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        return [json.loads(record) for record in self.out.splitlines()]
+
+
+@pytest.fixture
+def cli(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., Result]:
+    """Run main() in-process and capture its exit code, stdout bytes and stderr text."""
+
+    def run(*argv: str | Path) -> Result:
+        code = main([str(arg) for arg in argv])
+        out, err = capsysbinary.readouterr()
+        return Result(code, out, err.decode())
+
+    return run
+
+
+@pytest.fixture
+def stdin(monkeypatch: pytest.MonkeyPatch) -> Callable[[bytes], None]:
+    """Replace standard input with the given bytes."""
+
+    def feed(data: bytes) -> None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+    return feed
+
+
+@pytest.fixture
+def write(tmp_path: Path) -> Callable[[str, bytes], Path]:
+    """Write bytes to a file under tmp_path and return its path."""
+
+    def make(name: str, data: bytes) -> Path:
+        path = tmp_path / name
+        path.write_bytes(data)
+        return path
+
+    return make
+
+
+def processor_diffs(data: bytes) -> list[tuple[int, str, str]]:
+    processor = Processor()
+    diffs = processor.feed(data) + processor.close()
+    return [(d.seq, d.op, d.surface_id) for d in diffs]
+
+
+class TestProcess:
+    def test_bundled_recording(self, cli: Callable[..., Result]) -> None:
+        """The bundled recording gives one line per diff, as the processor decides them."""
+        result = cli("process", cases.RECORDING_PATH)
+        assert result.code == 0
+        assert [(d["seq"], d["op"], d["surfaceId"]) for d in result.lines] == processor_diffs(
+            cases.RECORDING
+        )
+        first = result.lines[0]
+        assert (first["runId"], first["toolCallId"], first["args"]) == (
+            "run-1",
+            "a2ui:s1",
+            cases.ORDER_CARD,
+        )
+        assert {d["runId"] for d in result.lines} == {"run-1", "run-2"}
+
+    def test_output_keys_in_documented_order(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """Each line has the documented keys in order; args is absent on remove."""
+        result = cli("process", write("in.jsonl", cases.LIFECYCLE))
+        assert result.code == 0
+        for diff in result.lines:
+            expected = DIFF_KEYS if diff["op"] == "remove" else [*DIFF_KEYS, "args"]
+            assert list(diff) == expected
+            assert diff["toolCallId"] == "a2ui:" + diff["surfaceId"]
+            assert diff["toolName"] == "present"
+        assert [d["op"] for d in result.lines] == [
+            "add",
+            "add",
+            "update",
+            "add",
+            "update",
+            "remove",
+        ]
+        assert result.lines[0]["runId"] is None
+
+    def test_one_compact_line_per_diff(self, cli: Callable[..., Result]) -> None:
+        """Output is compact JSON, one object per line, ending in a newline."""
+        result = cli("process", cases.RECORDING_PATH)
+        assert result.out.endswith(b"\n")
+        assert b", " not in result.out
+        assert b'": ' not in result.out
+
+    def test_patch_diffs(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """--diffs patch writes updates as RFC 6902 patches that rebuild the full args."""
+        path = write("in.jsonl", cases.RECORDING * 2)
+        full = cli("process", path).lines
+        patched = cli("process", "--diffs", "patch", path).lines
+        assert len(full) == len(patched)
+        current: dict[str, Any] = {}
+        updates = 0
+        for whole, diff in zip(full, patched, strict=True):
+            if diff["op"] == "update":
+                updates += 1
+                assert list(diff) == [*DIFF_KEYS, "patch"]
+                current[diff["surfaceId"]] = apply_patch(current[diff["surfaceId"]], diff["patch"])
+            else:
+                assert diff == whole
+                if diff["op"] == "add":
+                    current[diff["surfaceId"]] = diff["args"]
+            if diff["op"] != "remove":
+                assert current[diff["surfaceId"]] == whole["args"]
+        assert updates >= 4
+
+    def test_final_writes_one_line_per_run(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """--final writes each run's final parts in order; events before any run have null ids."""
+        result = cli("process", "--final", write("in.jsonl", cases.LIFECYCLE))
+        assert result.code == 0
+        anonymous, r1 = result.lines
+        assert list(anonymous) == RUN_KEYS
+        assert (anonymous["runId"], anonymous["threadId"]) == (None, None)
+        assert [p["surfaceId"] for p in anonymous["parts"]] == ["pre"]
+        assert (r1["runId"], r1["threadId"]) == ("r1", "t1")
+        [part] = r1["parts"]
+        assert list(part) == PART_KEYS
+        assert part == {
+            "toolCallId": "a2ui:b",
+            "toolName": "present",
+            "surfaceId": "b",
+            "args": {"$type": "Markdown", "value": "bee"},
+        }
+
+    def test_final_on_the_recording(self, cli: Callable[..., Result]) -> None:
+        """The recording's two runs end with their parts in part order."""
+        result = cli("process", "--final", cases.RECORDING_PATH)
+        assert [(r["runId"], [p["toolCallId"] for p in r["parts"]]) for r in result.lines] == [
+            ("run-1", ["a2ui:s1", "a2ui:flights"]),
+            ("run-2", ["a2ui:booking"]),
+        ]
+        assert result.lines[0]["parts"][0]["args"] == cases.ORDER_CARD
+
+    def test_wire_contract_example(
+        self, cli: Callable[..., Result], stdin: Callable[[bytes], None]
+    ) -> None:
+        """The seed's example through process --final gives the Order card as a2ui:s1."""
+        stdin(cases.compact(cases.WIRE_CONTRACT_EXAMPLE) + b"\n")
+        result = cli("process", "--final", "-")
+        assert result.code == 0
+        assert result.out == (
+            b'{"runId":null,"threadId":null,"parts":[{"toolCallId":"a2ui:s1",'
+            b'"toolName":"present","surfaceId":"s1","args":' + ORDER_CARD_JSON + b"}]}\n"
+        )
+
+    def test_wire_contract_example_as_written_over_sse(
+        self, cli: Callable[..., Result], stdin: Callable[[bytes], None]
+    ) -> None:
+        """The example, pretty-printed as in the seed, is one SSE event over many data lines."""
+        lines = cases.WIRE_CONTRACT_EXAMPLE.splitlines()
+        stdin(b"".join(b"data: " + record + b"\n" for record in lines) + b"\n")
+        result = cli("process", "--final")
+        assert result.code == 0
+        assert [p["args"] for p in result.lines[0]["parts"]] == [cases.ORDER_CARD]
+
+    def test_stdin_dash_and_default(
+        self, cli: Callable[..., Result], stdin: Callable[[bytes], None]
+    ) -> None:
+        """Input - reads standard input, and so does no input at all."""
+        expected = cli("process", cases.RECORDING_PATH).out
+        stdin(cases.RECORDING)
+        assert cli("process", "-").out == expected
+        stdin(cases.RECORDING)
+        assert cli("process").out == expected
+
+    def test_sse_input_is_detected(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """The same events as SSE give byte-identical output, detected or declared."""
+        expected = cli("process", cases.RECORDING_PATH).out
+        sse = write("in.sse", cases.to_sse(cases.RECORDING))
+        assert cli("process", sse).out == expected
+        assert cli("process", "--format", "sse", sse).out == expected
+
+    def test_format_jsonl_refuses_sse(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """--format jsonl on SSE input finds no events and reports the lines."""
+        result = cli("process", "--format", "jsonl", write("in.sse", cases.to_sse(cases.LIFECYCLE)))
+        assert result.code == 0
+        assert result.out == b""
+        assert "json.invalid" in result.err
+
+    def test_format_sse_ignores_jsonl(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """--format sse on JSONL input finds no data fields, so no diffs."""
+        result = cli("process", "--format", "sse", write("in.jsonl", cases.LIFECYCLE))
+        assert result.code == 0
+        assert result.out == b""
+
+
+class TestBadInput:
+    DATA = b"".join(cases.line(e) for e in cases.LIFECYCLE_EVENTS[:3]) + b"not json\n"
+    DATA += b"".join(cases.line(e) for e in cases.LIFECYCLE_EVENTS[3:])
+
+    def test_lenient_reports_and_goes_on(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """Without --strict a bad line is logged to stderr, skipped, and the exit code is 0."""
+        result = cli("process", write("in.jsonl", self.DATA))
+        assert result.code == 0
+        assert [(d["seq"], d["op"]) for d in result.lines] == [
+            (seq, op) for seq, op, _ in processor_diffs(cases.LIFECYCLE)
+        ]
+        [record] = [r for r in result.err.splitlines() if "json.invalid" in r]
+        assert "error" in record
+        assert "line=4" in record
+
+    def test_strict_stops_with_exit_1(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """--strict stops at the first bad line, keeps the diffs before it, exits 1."""
+        result = cli("process", "--strict", write("in.jsonl", self.DATA))
+        assert result.code == 1
+        assert [(d["seq"], d["surfaceId"]) for d in result.lines] == [(0, "pre"), (2, "a")]
+        assert "json.invalid" in result.err
+
+    def test_strict_final_stops_too(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """--strict --final writes the runs as they were at the bad line, exit 1."""
+        result = cli("process", "--strict", "--final", write("in.jsonl", self.DATA))
+        assert result.code == 1
+        assert [[p["surfaceId"] for p in r["parts"]] for r in result.lines] == [["pre"], ["a"]]
+
+    def test_strict_clean_input_exits_0(self, cli: Callable[..., Result]) -> None:
+        """--strict on clean input behaves like the default."""
+        assert cli("process", "--strict", cases.RECORDING_PATH).code == 0
+
+    def test_json_log_format(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """--log-format json writes one JSON object per diagnostic on stderr."""
+        result = cli("--log-format", "json", "process", write("in.jsonl", self.DATA))
+        records = [json.loads(r) for r in result.err.splitlines()]
+        assert [(r["level"], r["code"], r["line"]) for r in records] == [
+            ("error", "json.invalid", 4)
+        ]
+        assert records[0]["event"].startswith("line is not valid JSON")
+        assert records[0]["raw"] == "not json"
+
+    def test_warnings_from_the_reducer_are_logged(self, cli: Callable[..., Result]) -> None:
+        """A conversion warning of the recording reaches stderr with its location."""
+        result = cli("--log-format", "json", "process", cases.RECORDING_PATH)
+        [record] = [json.loads(r) for r in result.err.splitlines()]
+        assert (record["level"], record["code"], record["seq"]) == (
+            "warning",
+            "convert.template_not_list",
+            10,
+        )
+
+    def test_no_progress_bar_off_a_terminal(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """Stderr that is not a terminal never gets a progress line."""
+        result = cli("process", write("in.jsonl", cases.RECORDING * 50))
+        assert "\r" not in result.err
+        assert "events/s" not in result.err
+
+
+class TestUsage:
+    @pytest.mark.parametrize(
+        "argv",
+        [
+            [],
+            ["bogus"],
+            ["process", "--diffs", "whole"],
+            ["process", "--format", "xml"],
+            ["process", "--fsync", "sometimes"],
+            ["process", "--no-such-option"],
+            ["replay"],
+            ["inspect"],
+            ["--log-format", "yaml", "process"],
+        ],
+    )
+    def test_usage_errors_exit_2(self, cli: Callable[..., Result], argv: list[str]) -> None:
+        """Bad arguments exit 2 with a usage message and no output."""
+        result = cli(*argv)
+        assert result.code == 2
+        assert result.out == b""
+        assert "usage:" in result.err
+
+    def test_help_exits_0(self, cli: Callable[..., Result]) -> None:
+        """--help prints usage and exits 0."""
+        result = cli("process", "--help")
+        assert result.code == 0
+        assert b"--final" in result.out
+
+    @pytest.mark.parametrize("command", ["process", "replay", "inspect"])
+    def test_missing_file_exits_2(
+        self, cli: Callable[..., Result], tmp_path: Path, command: str
+    ) -> None:
+        """A missing input or log exits 2, naming the file, without a traceback."""
+        missing = tmp_path / "absent.jsonl"
+        result = cli(command, missing)
+        assert result.code == 2
+        assert result.out == b""
+        assert str(missing) in result.err
+        assert "Traceback" not in result.err
+
+    def test_directory_exits_2(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        """A directory given as input is a usage error too."""
+        assert cli("process", tmp_path).code == 2
+
+    def test_locked_log_exits_2(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        """A log held by another writer is refused with exit 2 and a clear message."""
+        path = tmp_path / "events.log"
+        with FileLog.open(path):
+            result = cli("process", "--log", path, cases.RECORDING_PATH)
+        assert result.code == 2
+        assert "locked" in result.err
+        assert "Traceback" not in result.err
+
+
+class TestLogAndReplay:
+    @pytest.mark.parametrize(
+        "options",
+        [[], ["--final"], ["--diffs", "patch"]],
+        ids=["diffs", "final", "patch"],
+    )
+    @pytest.mark.parametrize("fsync", ["always", "batch", "never"])
+    def test_replay_is_byte_identical(
+        self,
+        cli: Callable[..., Result],
+        tmp_path: Path,
+        write: Callable[[str, bytes], Path],
+        options: list[str],
+        fsync: str,
+    ) -> None:
+        """process --log then replay LOG writes exactly the same bytes."""
+        data = b"junk\n" + cases.RECORDING + cases.LIFECYCLE
+        log = tmp_path / "events.log"
+        direct = cli("process", "--log", log, "--fsync", fsync, *options, write("in", data))
+        assert direct.code == 0
+        assert direct.out
+        replayed = cli("replay", log, *options)
+        assert replayed.code == 0
+        assert replayed.out == direct.out
+
+    def test_log_is_a_recording(
+        self, cli: Callable[..., Result], tmp_path: Path, write: Callable[[str, bytes], Path]
+    ) -> None:
+        """The log is itself AG-UI JSONL: processing it gives the same output."""
+        log = tmp_path / "events.log"
+        direct = cli("process", "--log", log, write("in.sse", cases.to_sse(cases.RECORDING)))
+        assert len(log.read_bytes().splitlines()) == len(cases.RECORDING.splitlines())
+        assert cli("process", log).out == direct.out
+
+    def test_replay_from(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        """replay --from SEQ writes only the diffs of events from SEQ on."""
+        log = tmp_path / "events.log"
+        direct = cli("process", "--log", log, cases.RECORDING_PATH).lines
+        tail = cli("replay", "--from", "11", log).lines
+        assert tail == [d for d in direct if d["seq"] >= 11]
+        assert tail
+
+    def test_torn_log_is_recovered_with_a_warning(
+        self, cli: Callable[..., Result], tmp_path: Path
+    ) -> None:
+        """A log ending in a fragment replays its complete events and warns on stderr."""
+        log = tmp_path / "events.log"
+        direct = cli("process", "--log", log, cases.RECORDING_PATH)
+        with log.open("ab") as file:
+            file.write(b'{"type":"RUN_STA')
+        replayed = cli("replay", log)
+        assert replayed.out == direct.out
+        assert "log.torn_tail" in replayed.err
+        # A writer truncates the fragment (with the same warning) and appends after it.
+        again = cli("process", "--log", log, cases.RECORDING_PATH)
+        assert "log.torn_tail" in again.err
+        assert log.read_bytes().count(b"\n") == 2 * len(cases.RECORDING.splitlines())
+        assert b"RUN_STA\n" not in log.read_bytes()
+
+
+class TestInspect:
+    def test_summary_of_the_recording(self, cli: Callable[..., Result]) -> None:
+        """Inspect lists event types, runs, surfaces, diagnostics and throughput."""
+        result = cli("inspect", cases.RECORDING_PATH)
+        assert result.code == 0
+        text = result.out.decode()
+        assert text.startswith(f"events: 22 in {len(cases.RECORDING):,} bytes\n")
+        counts = {
+            parts[0]: int(parts[1])
+            for parts in (row.split() for row in text.splitlines())
+            if len(parts) == 2 and parts[0].isupper()
+        }
+        assert counts["ACTIVITY_SNAPSHOT"] == 8
+        assert counts["ACTIVITY_DELTA"] == 1
+        assert counts["RUN_STARTED"] == 2
+        assert sum(counts.values()) == 22
+        assert "runs: 2" in text
+        assert "run run-1 thread thread-1: finished, 2 parts" in text
+        assert "surface s1: 2 components, rendered" in text
+        assert "surface flights: 8 components, rendered" in text
+        assert "surface booking: 5 components, rendered" in text
+        assert "message a2ui-surface-tc2: painted" in text
+        assert "diagnostics: 1" in text
+        assert "convert.template_not_list" in text
+        assert "throughput:" in text
+        assert "events/s" in text
+
+    def test_removed_surfaces_and_bad_lines(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """A deleted surface shows as not rendered; bad lines are counted by code."""
+        text = cli("inspect", write("in.jsonl", b"oops\n" + cases.LIFECYCLE)).out.decode()
+        assert "run (none) thread (none): running, 1 parts" in text
+        assert "surface a: 1 components, not rendered" in text
+        assert "surface b: 1 components, rendered" in text
+        assert "diagnostics: 1" in text
+        assert "json.invalid" in text
+
+    def test_sse_and_stdin(
+        self,
+        cli: Callable[..., Result],
+        stdin: Callable[[bytes], None],
+        write: Callable[[str, bytes], Path],
+    ) -> None:
+        """Inspect reads SSE and standard input too, with the same counts."""
+        stdin(cases.to_sse(cases.RECORDING))
+        text = cli("inspect", "-").out.decode()
+        assert "events: 22 in" in text
+        assert "runs: 2" in text
+        forced = cli("inspect", "--format", "jsonl", write("in.sse", cases.to_sse(cases.RECORDING)))
+        assert "events: 0 in" in forced.out.decode()
+
+
+class TestProgress:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    def test_shown_on_a_terminal(self) -> None:
+        """On a terminal the progress line shows bytes and events/s, then ends the line."""
+        stream = self.Terminal()
+        progress = _Progress(stream, enabled=True)
+        progress.advance(2_000_000, 1000)
+        progress.done()
+        text = stream.getvalue()
+        assert text.startswith("\r")
+        assert "2.0 MB" in text
+        assert "1,000 events" in text
+        assert "events/s" in text
+        assert text.endswith("\n")
+
+    def test_never_off_a_terminal_or_when_disabled(self) -> None:
+        """Off a terminal, or with --no-progress, nothing is written."""
+        for stream, enabled in ((io.StringIO(), True), (self.Terminal(), False)):
+            progress = _Progress(stream, enabled=enabled)
+            progress.advance(2_000_000, 1000)
+            progress.done()
+            assert stream.getvalue() == ""
+
+
+class TestRealProcess:
+    def test_console_script(self) -> None:
+        """The installed console script processes the recording like main() does."""
+        completed = subprocess.run(  # noqa: S603 - our own console script
+            [str(CONSOLE_SCRIPT), "process", str(cases.RECORDING_PATH)],
+            capture_output=True,
+            check=False,
+        )
+        assert completed.returncode == 0
+        assert [json.loads(r)["seq"] for r in completed.stdout.splitlines()] == [
+            seq for seq, _, _ in processor_diffs(cases.RECORDING)
+        ]
+        assert b"\r" not in completed.stderr
+        assert b"convert.template_not_list" in completed.stderr
+
+    def test_module_pipe_final(self) -> None:
+        """python -m a2ui_stream._cli process --final on a pipe prints the Order card."""
+        completed = subprocess.run(
+            [sys.executable, "-m", "a2ui_stream._cli", "process", "--final"],
+            input=cases.compact(cases.WIRE_CONTRACT_EXAMPLE) + b"\n",
+            capture_output=True,
+            check=False,
+        )
+        assert completed.returncode == 0
+        assert completed.stderr == b""
+        [run] = [json.loads(r) for r in completed.stdout.splitlines()]
+        [part] = run["parts"]
+        assert (part["toolCallId"], part["args"]) == ("a2ui:s1", cases.ORDER_CARD)
+        assert b'"args":' + ORDER_CARD_JSON in completed.stdout
+
+    def test_strict_exit_code(self) -> None:
+        """A real process exits 1 under --strict on bad input."""
+        completed = subprocess.run(  # noqa: S603 - our own console script
+            [str(CONSOLE_SCRIPT), "process", "--strict", "-"],
+            input=b"oops\n" + cases.RECORDING,
+            capture_output=True,
+            check=False,
+        )
+        assert completed.returncode == 1
+        assert completed.stdout == b""
+        assert b"json.invalid" in completed.stderr
+
+
+class TestCrash:
+    KILLS = 16
+
+    def test_sigkill_keeps_a_whole_prefix_covering_printed_diffs(self, tmp_path: Path) -> None:
+        """Killed at random moments, process --fsync always leaves a log that holds a prefix
+        of the input, no partial event, and every event whose diffs were printed."""
+        rng = random.Random(20261130)
+        lines = cli_crash.stream_lines()
+        logged: list[int] = []
+        for kill in range(self.KILLS):
+            log = tmp_path / f"kill-{kill}.log"
+            outcome = cli_crash.kill_once(log, lines, rng)
+            assert outcome.killed, "the input outlasts every kill"
+            cli_crash.check(log, lines, outcome)
+            with FileLog.open(log, readonly=True) as reopened:
+                logged.append(len(reopened))
+        # The kills landed at different points of the stream, never after its end.
+        assert len(set(logged)) > 1
+        assert max(logged) < len(lines)
+
+    def test_stream_is_in_log_encoding(self) -> None:
+        """The generated stream is the log's own encoding, so a log is a byte prefix of it."""
+        lines = cli_crash.stream_lines()
+        processor = Processor(log=(log := MemoryLog()))
+        processor.feed(b"".join(line + b"\n" for line in lines[:100]))
+        assert [record for _, record in log.read()] == list(lines[:100])
+        assert max(len(line) for line in lines) > 20_000
