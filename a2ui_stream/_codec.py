@@ -40,6 +40,7 @@ __all__ = [
     "JSON_INVALID",
     "JSON_INVALID_UTF8",
     "JSON_NOT_OBJECT",
+    "JSON_TOO_DEEP",
     "Decoded",
     "EventDecoder",
     "decode_event",
@@ -53,6 +54,8 @@ __all__ = [
 JSON_INVALID = "json.invalid"
 #: The line holds bytes that are not UTF-8 (RFC 8259 §8.1 requires UTF-8).
 JSON_INVALID_UTF8 = "json.invalid_utf8"
+#: The line nests arrays and objects too deeply to decode.
+JSON_TOO_DEEP = "json.too_deep"
 #: The line is JSON, but not an object.
 JSON_NOT_OBJECT = "json.not_object"
 #: The line is a JSON object, but not a valid AG-UI event (missing or mistyped field,
@@ -207,6 +210,16 @@ def _bad(
 
 def _decode_payload(payload: bytes, line: int | None, offset: int | None) -> Event | Diagnostic:
     """Decode one payload; every way it can be bad becomes a diagnostic."""
+    try:
+        return _decode_checked(payload, line, offset)
+    except RecursionError:
+        # msgspec decodes nested arrays and objects recursively, bounded by the
+        # interpreter's recursion limit; deeper input is refused rather than raising.
+        message = "line is not valid JSON: nesting is too deep"
+        return _bad(JSON_TOO_DEEP, message, payload, line=line, offset=offset, path=None)
+
+
+def _decode_checked(payload: bytes, line: int | None, offset: int | None) -> Event | Diagnostic:
     if not payload.isascii():
         try:
             payload.decode()
@@ -236,6 +249,12 @@ def _decode_payload(payload: bytes, line: int | None, offset: int | None) -> Eve
         reason, path = _split_reason(error)
         message = f"line is not a JSON object: {reason}"
         return _bad(JSON_NOT_OBJECT, message, payload, line=line, offset=offset, path=path)
+    except msgspec.DecodeError as error:
+        # The tagged decoder stops at an unknown ``type`` before reading the rest of
+        # the line, so malformed JSON after the tag is only seen here.
+        reason, path = _split_reason(error)
+        message = f"line is not valid JSON: {reason}"
+        return _bad(JSON_INVALID, message, payload, line=line, offset=offset, path=path)
     try:
         event = _from_fields(fields)
     except msgspec.ValidationError as error:
@@ -332,7 +351,7 @@ class EventDecoder:
                 if payload.isascii() and _NEWLINE not in payload:
                     try:
                         event: Event = fast(payload)
-                    except msgspec.DecodeError:
+                    except (msgspec.DecodeError, RecursionError):
                         pass
                     else:
                         if event.extra is UNSET:

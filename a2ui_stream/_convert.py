@@ -978,8 +978,8 @@ class _Run:
         for option in raw if type(raw) is list else ():
             if type(option) is not dict:
                 continue
-            value = self.resolve(node, option.get("value"))
-            if type(value) is not str:
+            value = self.string(node, self.resolve(node, option.get("value")), "options")
+            if value is None:
                 continue
             options.append(
                 {
@@ -1052,7 +1052,8 @@ class _Run:
             title = node.comp.component
         label = title.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
         target = url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
-        element: dict[str, Any] = {"$type": "Markdown", "value": f"[{label}]({target})"}
+        link = self.string(node, f"[{label}]({target})", "url")
+        element: dict[str, Any] = {"$type": "Markdown", "value": link}
         self.children(node, element)
         return element
 

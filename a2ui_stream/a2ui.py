@@ -747,10 +747,12 @@ def _build_update_components(
 
 def _data_path(path: Any, *, v08: bool) -> str | None:
     """Normalise a data model path; ``None`` when it is unusable."""
-    if path is UNSET or path is None or path in {"", "/"}:
+    if path is UNSET or path is None:
         return ""
     if type(path) is not str:
         return None
+    if path in {"", "/"}:
+        return ""
     if path.startswith("/"):
         return path
     # v0.8 paths often lack the leading slash ("user", "form"); later ones must have it.

@@ -1,0 +1,530 @@
+"""The bad-input corpus: each hostile line, the diagnostic it must give, and survivors.
+
+Every case is one line placed between two good ACTIVITY_SNAPSHOT lines (surfaces
+``before`` and ``after``). The case must give exactly its expected diagnostic codes, never
+raise, and leave both neighbours painting their surfaces. The resource limits are tested
+at their boundaries (just under passes, just over gives the documented diagnostic).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import msgspec
+import pytest
+from invariants import output_problems
+
+from a2ui_stream import Diagnostic, Limits, PartDiff, Processor, Severity, decode_event
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+_encode = msgspec.json.Encoder().encode
+_RUN = b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}'
+
+
+def snapshot(message_id: str, operations: Any) -> bytes:
+    """Return an ACTIVITY_SNAPSHOT line carrying ``operations``."""
+    return _encode(
+        {
+            "type": "ACTIVITY_SNAPSHOT",
+            "messageId": message_id,
+            "activityType": "a2ui-surface",
+            "replace": True,
+            "content": {"a2ui_operations": operations},
+        }
+    )
+
+
+def surface(
+    sid: str, components: list[Any] | None = None, data: Any = msgspec.UNSET
+) -> list[dict[str, Any]]:
+    """Return v0.9 operations creating surface ``sid`` (a Text root unless told)."""
+    ops: list[dict[str, Any]] = [
+        {"version": "v0.9", "createSurface": {"surfaceId": sid, "catalogId": "c"}},
+        {
+            "version": "v0.9",
+            "updateComponents": {
+                "surfaceId": sid,
+                "components": components or [{"id": "root", "component": "Text", "text": sid}],
+            },
+        },
+    ]
+    if data is not msgspec.UNSET:
+        ops.append({"version": "v0.9", "updateDataModel": {"surfaceId": sid, "value": data}})
+    return ops
+
+
+def data_op(sid: str, path: Any, value: Any) -> dict[str, Any]:
+    """Return an updateDataModel operation."""
+    return {"version": "v0.9", "updateDataModel": {"surfaceId": sid, "path": path, "value": value}}
+
+
+class Outcome(NamedTuple):
+    """What a stream gave: diffs, diagnostics, and the processor's limits."""
+
+    diffs: list[PartDiff]
+    diagnostics: list[Diagnostic]
+    limits: Limits
+
+    @property
+    def codes(self) -> set[str]:
+        """The distinct diagnostic codes."""
+        return {d.code for d in self.diagnostics}
+
+    def painted(self, surface_id: str) -> dict[str, Any]:
+        """The last args painted for ``surface_id``; fails when it never painted."""
+        found = [d.args for d in self.diffs if d.surface_id == surface_id and d.op != "remove"]
+        assert found, f"surface {surface_id!r} never painted"
+        last = found[-1]
+        assert isinstance(last, dict)
+        return last
+
+
+def run_between(bad: bytes | list[bytes], limits: Limits | None = None) -> Outcome:
+    """Feed ``bad`` (one line or several) between two good snapshots; check the neighbours."""
+    limits = limits or Limits()
+    lines = [bad] if isinstance(bad, bytes) else bad
+    processor = Processor(limits=limits)
+    stream = [
+        _RUN,
+        snapshot("before", surface("before")),
+        *lines,
+        snapshot("after", surface("after")),
+    ]
+    diffs: list[PartDiff] = []
+    for line in stream:
+        diffs += processor.feed(line + b"\n")
+    diffs += processor.close()
+    outcome = Outcome(diffs, processor.take_diagnostics(), limits)
+    assert outcome.painted("before")["value"] == "before"
+    assert outcome.painted("after")["value"] == "after"
+    assert not output_problems(diffs, limits)
+    for diagnostic in outcome.diagnostics:
+        assert diagnostic.message
+        assert diagnostic.code.count(".") == 1
+    return outcome
+
+
+def _deep(levels: int) -> bytes:
+    return b'{"type":"CUSTOM","name":"deep","value":' + b"[" * levels + b"]" * levels + b"}"
+
+
+def _million_items() -> bytes:
+    items = b"[" + b"0," * 999_999 + b"0]"
+    ops = surface(
+        "many",
+        [
+            {"id": "root", "component": "List", "children": {"componentId": "i", "path": "/items"}},
+            {"id": "i", "component": "Text", "text": "item"},
+        ],
+    )
+    line = snapshot("many", [*ops, data_op("many", "/items", 0)])
+    return line.replace(b'"value":0}', b'"value":' + items + b"}")
+
+
+#: name -> (line(s) builder, expected diagnostic codes).
+CASES: dict[str, tuple[Callable[[], bytes | list[bytes]], set[str]]] = {
+    "truncated JSON": (lambda: b'{"type":"RUN_STARTED","thr', {"json.invalid"}),
+    "truncated snapshot": (lambda: snapshot("x", surface("x"))[:-9], {"json.invalid"}),
+    "invalid UTF-8": (
+        lambda: b'{"type":"CUSTOM","name":"\xff\xfe","value":1}',
+        {"json.invalid_utf8"},
+    ),
+    "overlong UTF-8 in content": (
+        lambda: snapshot("x", surface("x")).replace(b'"text":"x"', b'"text":"\xc0\xaf"'),
+        {"json.invalid_utf8"},
+    ),
+    "BOM mid-stream": (
+        lambda: b'\xef\xbb\xbf{"type":"CUSTOM","name":"x","value":1}',
+        {"json.invalid"},
+    ),
+    "NUL inside a string": (
+        lambda: b'{"type":"CUSTOM","name":"a\x00b","value":1}',
+        {"json.invalid"},
+    ),
+    "NUL bytes only": (lambda: b"\x00\x00\x00", {"json.invalid"}),
+    "a million levels deep": (lambda: _deep(1_000_000), {"json.too_deep"}),
+    "a million levels deep in content": (
+        lambda: (
+            b'{"type":"ACTIVITY_SNAPSHOT","messageId":"x","activityType":"a2ui-surface",'
+            b'"content":{"a2ui_operations":' + b"[" * 1_000_000 + b"]" * 1_000_000 + b"}}"
+        ),
+        {"json.too_deep"},
+    ),
+    "1e400": (lambda: b'{"type":"CUSTOM","name":"n","value":1e400}', {"event.invalid"}),
+    "1e400 in a data model": (
+        lambda: snapshot("x", surface("x")).replace(b'"catalogId":"c"', b'"catalogId":1e400'),
+        {"op.invalid_json", "op.missing_surface"},
+    ),
+    "not an object": (lambda: b"[1,2,3]", {"json.not_object"}),
+    "type not a string": (lambda: b'{"type":5}', {"event.invalid"}),
+    "empty operations": (lambda: snapshot("x", []), set()),
+    "operations not a list": (
+        lambda: (
+            b'{"type":"ACTIVITY_SNAPSHOT","messageId":"x","activityType":"a2ui-surface",'
+            b'"content":{"a2ui_operations":5}}'
+        ),
+        {"activity.malformed"},
+    ),
+    "content not an object": (
+        lambda: (
+            b'{"type":"ACTIVITY_SNAPSHOT","messageId":"x","activityType":"a2ui-surface",'
+            b'"content":[1]}'
+        ),
+        {"event.invalid"},
+    ),
+    "operation not an object": (lambda: snapshot("x", [5, "s", None, []]), {"op.malformed"}),
+    "operation with no kind": (lambda: snapshot("x", [{"version": "v0.9"}]), {"op.no_operation"}),
+    "component cycle": (
+        lambda: snapshot(
+            "x",
+            surface(
+                "x",
+                [
+                    {"id": "root", "component": "Column", "children": ["a"]},
+                    {"id": "a", "component": "Column", "children": ["root"]},
+                ],
+            ),
+        ),
+        {"convert.cycle"},
+    ),
+    "template over itself": (
+        lambda: snapshot(
+            "x",
+            surface(
+                "x",
+                [
+                    {
+                        "id": "root",
+                        "component": "List",
+                        "children": {"componentId": "root", "path": "/i"},
+                    }
+                ],
+                {"i": [1, 2, 3]},
+            ),
+        ),
+        {"convert.cycle"},
+    ),
+    "template over a million items": (_million_items, {"convert.template_cap"}),
+    "pointer without leading slash": (
+        lambda: snapshot("x", [*surface("x", data={}), data_op("x", "a/b", 1)]),
+        {"op.bad_path"},
+    ),
+    "pointer with leading zero index": (
+        lambda: snapshot("x", [*surface("x", data={"a": [1, 2]}), data_op("x", "/a/01", 1)]),
+        {"op.bad_path"},
+    ),
+    "pointer with a bare tilde": (
+        lambda: snapshot("x", [*surface("x", data={}), data_op("x", "/~2", 1)]),
+        {"op.bad_path"},
+    ),
+    "pointer path not a string": (
+        lambda: snapshot("x", [*surface("x", data={}), data_op("x", [], 1)]),
+        {"op.bad_path"},
+    ),
+    "pointer word into an array": (
+        lambda: snapshot("x", [*surface("x", data={"a": [1]}), data_op("x", "/a/b", 1)]),
+        {"op.bad_path"},
+    ),
+    "update of a missing surface": (
+        lambda: snapshot("x", [data_op("nowhere", "/a", 1)]),
+        {"op.missing_surface"},
+    ),
+}
+
+
+def _wrong_type_cases() -> dict[str, tuple[bytes, set[str]]]:
+    """Every field of the common events and operations, given each wrong JSON type."""
+    events: dict[str, dict[str, Any]] = {
+        "RUN_STARTED": {"threadId": "t", "runId": "r2"},
+        "TEXT_MESSAGE_CONTENT": {"messageId": "m", "delta": "x"},
+        "TOOL_CALL_START": {"toolCallId": "c", "toolCallName": "n"},
+        "ACTIVITY_SNAPSHOT": {
+            "messageId": "w",
+            "activityType": "a2ui-surface",
+            "replace": True,
+            "content": {"a2ui_operations": []},
+        },
+        "ACTIVITY_DELTA": {"messageId": "w", "activityType": "a2ui-surface", "patch": []},
+    }
+    wrongs: tuple[Any, ...] = (5, "s", [], {}, True)
+    out: dict[str, tuple[bytes, set[str]]] = {}
+    for kind, fields in events.items():
+        for key, good in fields.items():
+            for wrong in wrongs:
+                if type(wrong) is type(good):
+                    continue
+                line = _encode({"type": kind, **fields, key: wrong})
+                out[f"{kind}.{key}={json.dumps(wrong)}"] = (line, {"event.invalid"})
+    operations: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
+        "createSurface": ({"surfaceId": "w", "catalogId": "c"}, {"surfaceId": "op.no_surface_id"}),
+        "updateComponents": (
+            {"surfaceId": "w", "components": [{"id": "root", "component": "Text", "text": "t"}]},
+            {"surfaceId": "op.no_surface_id", "components": "op.bad_components"},
+        ),
+        "updateDataModel": (
+            {"surfaceId": "w", "path": "/a", "value": 1},
+            {"surfaceId": "op.no_surface_id", "path": "op.bad_path"},
+        ),
+        "deleteSurface": ({"surfaceId": "w"}, {"surfaceId": "op.no_surface_id"}),
+    }
+    for kind, (body, codes) in operations.items():
+        for key, code in codes.items():
+            for wrong in (5, [], {}, True, None):
+                if type(wrong) is type(body[key]) or (key == "path" and wrong is None):
+                    continue
+                ops = [*surface("w"), {"version": "v0.9", kind: {**body, key: wrong}}]
+                out[f"{kind}.{key}={json.dumps(wrong)}"] = (snapshot("w", ops), {code})
+    for wrong in (5, None, [], {}, True):
+        ops = [*surface("w"), {"version": wrong, "deleteSurface": {"surfaceId": "w"}}]
+        out[f"version={json.dumps(wrong)}"] = (snapshot("w", ops), {"op.unsupported_version"})
+        for key in ("id", "component"):
+            component: dict[str, Any] = {"id": "root", "component": "Text", "text": "t", key: wrong}
+            line = snapshot("w", surface("w", [component]))
+            out[f"component.{key}={json.dumps(wrong)}"] = (
+                line,
+                {"component.malformed", "convert.root_missing"},
+            )
+    return out
+
+
+WRONG_TYPES = _wrong_type_cases()
+
+
+class TestCorpus:
+    """Each hostile line gives its diagnostic and the lines around it still paint."""
+
+    @pytest.mark.parametrize("name", sorted(CASES))
+    def test_case(self, name: str) -> None:
+        """The case yields exactly its expected codes; both neighbours paint."""
+        build, expected = CASES[name]
+        outcome = run_between(build())
+        assert outcome.codes == expected
+
+    @pytest.mark.parametrize("name", sorted(WRONG_TYPES))
+    def test_wrong_type(self, name: str) -> None:
+        """A field of the wrong JSON type is refused with its code; neighbours paint."""
+        line, expected = WRONG_TYPES[name]
+        outcome = run_between(line)
+        assert outcome.codes == expected
+        assert outcome.diagnostics[0].severity is Severity.ERROR
+
+    def test_errors_name_their_line(self) -> None:
+        """A bad line's diagnostic carries its 1-based line number and raw prefix."""
+        outcome = run_between(b'{"type":"RUN_STA')
+        (diagnostic,) = outcome.diagnostics
+        assert diagnostic.line == 3
+        assert diagnostic.raw == b'{"type":"RUN_STA'
+
+    def test_a_million_levels_deep_is_refused_not_recursed(self) -> None:
+        """A million-level line becomes json.too_deep: the decoder never raises RecursionError."""
+        outcome = run_between(_deep(1_000_000))
+        assert outcome.diagnostics[0].severity is Severity.ERROR
+        assert "too deep" in outcome.diagnostics[0].message
+
+    def test_unknown_type_with_malformed_tail(self) -> None:
+        """An unknown event type followed by malformed JSON is json.invalid, not an exception."""
+        outcome = run_between(b'{"type":"TOOL_CALLd":"tc2"}')
+        assert outcome.codes == {"json.invalid"}
+
+    def test_bom_at_start_is_accepted(self) -> None:
+        """A BOM before the first line is skipped, unlike one mid-stream."""
+        processor = Processor()
+        diffs = processor.feed(b"\xef\xbb\xbf" + _RUN + b"\n" + snapshot("m", surface("s")) + b"\n")
+        assert [d.surface_id for d in diffs] == ["s"]
+        assert processor.take_diagnostics() == []
+
+
+class TestAcceptedOddities:
+    """Input that is odd but valid JSON is accepted as JSON.parse would read it."""
+
+    def test_negative_zero_prints_as_zero(self) -> None:
+        """-0 in the data model is a number and prints as JavaScript prints it: "0"."""
+        text = {"id": "root", "component": "Text", "text": {"path": "/n"}}
+        outcome = run_between(snapshot("z", surface("z", [text], {"n": -0.0})))
+        assert outcome.codes == set()
+        assert outcome.painted("z")["value"] == "0"
+
+    def test_duplicate_keys_last_wins(self) -> None:
+        """A duplicated key keeps its last value, as JSON.parse does; no diagnostic."""
+        outcome = run_between(b'{"type":"RUN_STARTED","threadId":"t","runId":"x","runId":"r"}')
+        assert outcome.codes == set()
+        assert {d.run_id for d in outcome.diffs} == {"r"}
+
+    def test_duplicate_keys_in_an_operation(self) -> None:
+        """A duplicated text prop paints its last value."""
+        line = snapshot("d", surface("d")).replace(b'"text":"d"', b'"text":"first","text":"last"')
+        outcome = run_between(line)
+        assert outcome.painted("d")["value"] == "last"
+
+    @pytest.mark.parametrize(
+        ("path", "data", "expected"),
+        [
+            ("/~0~1", {}, {"~/": 7}),
+            ("/a/-", {"a": [1]}, {"a": [1, 7]}),
+            ("//", {}, {"": {"": 7}}),
+            ("/a/0", {"a": [1]}, {"a": [7]}),
+            ("/a/-/c", {"a": {}}, {"a": {"-": {"c": 7}}}),
+            ("/a/-/c", {"a": [1]}, {"a": [1, {"c": 7}]}),
+        ],
+    )
+    def test_pointer_edge_cases(self, path: str, data: Any, expected: Any) -> None:
+        """~0, ~1, -, and empty segments write where RFC 6901 says."""
+        text = {"id": "root", "component": "Text", "text": {"path": "/out"}}
+        ops = [
+            *surface("p", [text], {"src": data}),
+            data_op("p", "/src", data),
+            data_op("p", "/src" + path, 7),
+        ]
+        processor = Processor()
+        processor.feed(_RUN + b"\n" + snapshot("p", ops) + b"\n")
+        processor.close()
+        run = processor.run()
+        assert run is not None
+        bucket = run.buckets["p"]
+        model = bucket.surfaces["p"].data_model
+        assert isinstance(model, dict)
+        assert model["src"] == expected
+        assert processor.take_diagnostics() == []
+
+    def test_proto_names(self) -> None:
+        """Surfaces and components named __proto__ or constructor are plain names."""
+        components = [
+            {"id": "root", "component": "Column", "children": ["__proto__"]},
+            {"id": "__proto__", "component": "Column", "children": ["constructor"]},
+            {"id": "constructor", "component": "Text", "text": "hasOwnProperty"},
+        ]
+        outcome = run_between(snapshot("__proto__", surface("__proto__", components)))
+        assert outcome.codes == set()
+        args = outcome.painted("__proto__")
+        assert args["children"][0]["children"][0]["value"] == "hasOwnProperty"
+        assert any(d.tool_call_id == "a2ui:__proto__" for d in outcome.diffs)
+
+    def test_huge_component_array(self) -> None:
+        """A hundred thousand unreferenced components cost nothing in the output."""
+        components = [{"id": f"c{i}", "component": "Text", "text": "x"} for i in range(100_000)]
+        components.append({"id": "root", "component": "Text", "text": "root"})
+        outcome = run_between(snapshot("h", surface("h", components)))
+        assert outcome.painted("h")["value"] == "root"
+
+
+def _line_of(size: int) -> bytes:
+    """A valid CUSTOM event line of exactly ``size`` bytes."""
+    head, tail = b'{"type":"CUSTOM","name":"pad","value":"', b'"}'
+    return head + b"a" * (size - len(head) - len(tail)) + tail
+
+
+class TestLimits:
+    """Every resource limit, just under and just over its boundary."""
+
+    def test_line_bytes(self) -> None:
+        """A line of max_line_bytes passes; one byte more is line.too_long."""
+        limits = Limits(max_line_bytes=4096)
+        assert run_between(_line_of(4096), limits).codes == set()
+        outcome = run_between(_line_of(4097), limits)
+        assert outcome.codes == {"line.too_long"}
+
+    def test_line_of_100_mb(self) -> None:
+        """A real 100 MB line is skipped with line.too_long, held at most once in memory."""
+        processor = Processor()
+        chunk = b"a" * (1 << 20)
+        processor.feed(_RUN + b'\n{"type":"CUSTOM","name":"big","value":"')
+        for _ in range(100):
+            assert processor.feed(chunk) == []
+        diffs = processor.feed(b'"}\n' + snapshot("after", surface("after")) + b"\n")
+        assert [d.surface_id for d in diffs] == ["after"]
+        assert [d.code for d in processor.take_diagnostics()] == ["line.too_long"]
+
+    def test_data_model_bytes(self) -> None:
+        """A data model of max_data_model_bytes is kept; one byte more is skipped."""
+        limits = Limits(max_data_model_bytes=100)
+        fits = {"s": "a" * 92}
+        assert len(_encode(fits)) == 100
+        text = {"id": "root", "component": "Text", "text": {"path": "/s"}}
+        ok = run_between(snapshot("d", surface("d", [text], fits)), limits)
+        assert ok.codes == set()
+        assert ok.painted("d")["value"] == "a" * 92
+        over = run_between(snapshot("d", surface("d", [text], {"s": "a" * 93})), limits)
+        assert over.codes == {"limit.data_model_bytes"}
+
+    def test_data_model_bytes_grows_by_writes(self) -> None:
+        """Small writes that together pass the limit are refused from the first one over."""
+        limits = Limits(max_data_model_bytes=200)
+        ops = [*surface("g", data={})] + [data_op("g", f"/k{i}", "x" * 20) for i in range(10)]
+        outcome = run_between(snapshot("g", ops), limits)
+        assert outcome.codes == {"limit.data_model_bytes"}
+        fitting = max(
+            n for n in range(11) if len(_encode({f"k{i}": "x" * 20 for i in range(n)})) <= 200
+        )
+        refused = [d for d in outcome.diagnostics if d.code == "limit.data_model_bytes"]
+        assert len(refused) == 10 - fitting
+
+    def test_operations(self) -> None:
+        """max_operations operations apply; one more is skipped with limit.operations."""
+        limits = Limits(max_operations=5)
+        ops = surface("o") + [data_op("o", f"/k{i}", i) for i in range(3)]
+        assert run_between(snapshot("o", ops), limits).codes == set()
+        over = run_between(snapshot("o", [*ops, data_op("o", "/late", 1)]), limits)
+        assert over.codes == {"limit.operations"}
+
+    def test_live_surfaces(self) -> None:
+        """max_live_surfaces surfaces live in one snapshot; one more is limit.live_surfaces."""
+        limits = Limits(max_live_surfaces=2)
+        two = surface("s1") + surface("s2")
+        ok = run_between(snapshot("m", two), limits)
+        assert ok.codes == set()
+        over = run_between(snapshot("m", [*two, *surface("s3")]), limits)
+        assert over.codes == {"limit.live_surfaces", "op.missing_surface"}
+        assert "s3" not in {d.surface_id for d in over.diffs}
+
+    def test_live_surfaces_count_deleted_ones_free(self) -> None:
+        """A deleted surface frees its slot for the next one."""
+        limits = Limits(max_live_surfaces=1)
+        delete = {"version": "v0.9", "deleteSurface": {"surfaceId": "s1"}}
+        ops = [*surface("s1"), delete, *surface("s2")]
+        assert run_between(snapshot("m", ops), limits).codes == set()
+
+    @pytest.mark.parametrize(
+        ("component", "key"),
+        [
+            ({"id": "root", "component": "Text", "text": "{s}"}, "value"),
+            ({"id": "root", "component": "Image", "url": "https://x/{s}"}, "src"),
+            ({"id": "root", "component": "Video", "url": "https://x/{s}"}, "value"),
+            (
+                {
+                    "id": "root",
+                    "component": "ChoicePicker",
+                    "options": [{"label": "l", "value": "{s}"}],
+                },
+                "options",
+            ),
+        ],
+    )
+    def test_string_length(self, component: dict[str, Any], key: str) -> None:
+        """A string of max_string_length is copied whole; one longer is cut with a warning."""
+        limits = Limits(max_string_length=40)
+        raw = json.dumps(component)
+
+        def paint(fill: str) -> Outcome:
+            return run_between(
+                snapshot("t", surface("t", [json.loads(raw.replace("{s}", fill))])), limits
+            )
+
+        under = paint("a")
+        assert under.codes == set()
+        long = paint("a" * 60)
+        assert long.codes == {"convert.string_cut"}
+        value = long.painted("t")[key]
+        text = value[0]["value"] if key == "options" else value
+        assert len(text) == 40
+
+
+class TestDecodeRoundTrip:
+    """Lines the corpus accepts decode the same after encoding."""
+
+    def test_duplicate_keys_round_trip(self) -> None:
+        """The event decoded from a duplicated key re-encodes to its last value."""
+        event = decode_event(b'{"type":"RUN_STARTED","threadId":"t","runId":"x","runId":"r"}')
+        assert event.run_id == "r"  # type: ignore[attr-defined]
