@@ -1,0 +1,416 @@
+"""Property tests over generated AG-UI streams and A2UI operations, valid and corrupted.
+
+Each property runs a bounded number of examples so the file stays fast on two cores.
+The generators build small worlds on purpose: few surface ids, few component ids, so
+that references hit, cycles happen, and surfaces are updated rather than only created.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import jsonschema
+import msgspec
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from invariants import feed_in_chunks, output_problems, split_points
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+from a2ui_stream import (
+    Limits,
+    PartDiff,
+    Processor,
+    Reducer,
+    decode_event,
+    encode_event,
+)
+from a2ui_stream import events as ev
+
+_encode = msgspec.json.Encoder().encode
+_SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+_TINY = Limits(
+    max_depth=4,
+    max_template_items=3,
+    max_nodes=25,
+    max_line_bytes=4096,
+    max_data_model_bytes=600,
+    max_operations=12,
+    max_live_surfaces=2,
+    max_string_length=12,
+)
+_LIMITS = st.sampled_from([Limits(), _TINY])
+
+# -- A2UI generators -------------------------------------------------------------------
+
+SURFACE_IDS = st.sampled_from(["s1", "s2", "__proto__", "s-3"])
+COMPONENT_IDS = st.sampled_from(["root", "a", "b", "c", "d"])
+TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=20)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | TEXT
+)
+JSON_VALUES = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(st.sampled_from(["a", "b", "items", "name", "~", ""]), inner, max_size=4)
+    ),
+    max_leaves=15,
+)
+PATHS = st.sampled_from(
+    ["/", "", "/a", "/items", "/items/0", "/items/-", "/a/b", "/~0/~1", "//", "x"]
+)
+DYNAMIC = (
+    TEXT
+    | st.builds(lambda p: {"path": p}, PATHS)
+    | st.builds(lambda p: {"path": p.lstrip("/")}, PATHS)
+    | st.builds(
+        lambda v: {"call": "formatString", "args": {"value": v}},
+        st.sampled_from(["${/a}", "x ${name} y", "${formatNumber(value: ${/a})}", "${"]),
+    )
+)
+CHILDREN = st.lists(COMPONENT_IDS, max_size=4) | st.builds(
+    lambda c, p: {"componentId": c, "path": p}, COMPONENT_IDS, PATHS
+)
+
+
+def _component(kind: str, cid: str, draw: Any) -> dict[str, Any]:
+    props: dict[str, Any] = {"id": cid, "component": kind}
+    if kind in {"Text", "Heading"}:
+        props["text"] = draw(DYNAMIC)
+        if draw(st.booleans()):
+            props["variant"] = draw(st.sampled_from(["h1", "h2", "caption", "body", "bogus"]))
+    elif kind in {"Column", "Row", "List"}:
+        props["children"] = draw(CHILDREN)
+    elif kind in {"Card", "Button"}:
+        props["child"] = draw(COMPONENT_IDS)
+        if kind == "Button":
+            props["action"] = draw(
+                st.sampled_from(
+                    [
+                        {"event": {"name": "go", "context": {"v": {"path": "/a"}}}},
+                        {"functionCall": {"call": "openUrl", "args": {"url": "javascript:x"}}},
+                        "bad",
+                    ]
+                )
+            )
+    elif kind in {"Image", "Video"}:
+        props["url"] = draw(st.sampled_from(["https://x.test/i.png", "javascript:alert(1)", 5]))
+    elif kind == "ChoicePicker":
+        props["options"] = draw(
+            st.lists(st.fixed_dictionaries({"label": DYNAMIC, "value": TEXT}), max_size=3)
+        )
+        props["variant"] = draw(st.sampled_from(["multipleSelection", "mutuallyExclusive"]))
+    elif kind == "Tabs":
+        props["tabs"] = draw(
+            st.lists(st.fixed_dictionaries({"title": DYNAMIC, "child": COMPONENT_IDS}), max_size=3)
+        )
+    elif kind == "Modal":
+        props["trigger"], props["content"] = draw(COMPONENT_IDS), draw(COMPONENT_IDS)
+    elif kind in {"TextField", "CheckBox", "Slider", "DateTimeInput"}:
+        props["label"] = draw(DYNAMIC)
+        props["value"] = draw(DYNAMIC)
+    elif kind == "Icon":
+        props["name"] = draw(st.sampled_from(["close", "person", "nope", "star"]))
+    return props
+
+
+KINDS = st.sampled_from(
+    [
+        "Text", "Column", "Row", "List", "Card", "Button", "Image", "Video", "ChoicePicker",
+        "Tabs", "Modal", "TextField", "CheckBox", "Slider", "DateTimeInput", "Icon",
+        "Divider", "Unknown",
+    ]
+)  # fmt: skip
+
+
+@st.composite
+def components(draw: Any) -> dict[str, Any]:
+    """One A2UI v0.9 component, sometimes referencing missing or cyclic ids."""
+    return _component(draw(KINDS), draw(COMPONENT_IDS), draw)
+
+
+@st.composite
+def operations(draw: Any) -> Any:
+    """One A2UI message: valid v0.9 mostly, sometimes corrupted."""
+    sid = draw(SURFACE_IDS)
+    kind = draw(st.sampled_from(["create", "components", "components", "data", "delete"]))
+    if kind == "create":
+        body: dict[str, Any] = {"createSurface": {"surfaceId": sid, "catalogId": "basic"}}
+    elif kind == "components":
+        comps = draw(st.lists(components(), min_size=1, max_size=6))
+        body = {"updateComponents": {"surfaceId": sid, "components": comps}}
+    elif kind == "data":
+        body = {
+            "updateDataModel": {"surfaceId": sid, "path": draw(PATHS), "value": draw(JSON_VALUES)}
+        }
+    else:
+        body = {"deleteSurface": {"surfaceId": sid}}
+    op: dict[str, Any] = {"version": "v0.9", **body}
+    corruption = draw(st.integers(0, 9))
+    if corruption == 0:
+        return draw(JSON_VALUES)
+    if corruption == 1:
+        inner = next(iter(body.values()))
+        key = draw(st.sampled_from(sorted(inner)))
+        inner[key] = draw(JSON_VALUES)
+    if corruption == 2:
+        op["version"] = draw(st.sampled_from(["v0.8", "v1.0", "v9", 1]))
+    return op
+
+
+OPERATION_LISTS = st.lists(operations(), max_size=10)
+
+
+def _snapshot(message_id: str, ops: Any) -> dict[str, Any]:
+    return {
+        "type": "ACTIVITY_SNAPSHOT",
+        "messageId": message_id,
+        "activityType": "a2ui-surface",
+        "replace": True,
+        "content": {"a2ui_operations": ops},
+    }
+
+
+@st.composite
+def streams(draw: Any) -> list[bytes]:
+    """A JSONL AG-UI stream: runs, cumulative snapshots, deltas, lifecycle, garbage."""
+    lines: list[bytes] = []
+    sent: dict[str, list[Any]] = {}
+    for _ in range(draw(st.integers(1, 8))):
+        choice = draw(st.integers(0, 11))
+        mid = draw(st.sampled_from(["m1", "m2", "m3"]))
+        if choice == 0:
+            event: Any = {
+                "type": "RUN_STARTED",
+                "threadId": "t",
+                "runId": draw(st.sampled_from(["r1", "r2"])),
+            }
+        elif choice == 1:
+            event = {
+                "type": draw(st.sampled_from(["RUN_FINISHED", "RUN_ERROR"])),
+                "threadId": "t",
+                "runId": "r1",
+                "message": "m",
+            }
+        elif choice <= 6:
+            ops = sent.get(mid, []) + draw(OPERATION_LISTS)
+            sent[mid] = ops
+            event = _snapshot(mid, ops)
+        elif choice == 7:
+            event = {
+                "type": "ACTIVITY_DELTA",
+                "messageId": mid,
+                "activityType": "a2ui-surface",
+                "patch": [{"op": "add", "path": "/a2ui_operations/-", "value": draw(operations())}],
+            }
+        elif choice == 8:
+            event = {
+                "type": "ACTIVITY_SNAPSHOT",
+                "messageId": mid,
+                "activityType": "a2ui-surface",
+                "content": {"status": draw(st.sampled_from(["building", "retrying", "failed"]))},
+            }
+        elif choice == 9:
+            event = {"type": "TEXT_MESSAGE_CONTENT", "messageId": "t1", "delta": draw(TEXT)}
+        elif choice == 10:
+            lines.append(draw(st.binary(max_size=30)).replace(b"\n", b" "))
+            continue
+        else:
+            event = {"type": "CUSTOM", "name": "x", "value": draw(JSON_VALUES)}
+        lines.append(_encode(event))
+    return lines
+
+
+def _run(data: bytes, limits: Limits, cuts: list[int]) -> tuple[list[PartDiff], Processor]:
+    processor = Processor(limits=limits)
+    diffs = feed_in_chunks(processor, data, cuts)
+    return diffs, processor
+
+
+class TestStreams:
+    """Whole streams through the processor."""
+
+    @_SETTINGS
+    @given(lines=streams(), limits=_LIMITS)
+    def test_no_raise_and_limits_hold(self, lines: list[bytes], limits: Limits) -> None:
+        """Any stream processes without raising and every diff honours every bound."""
+        diffs, _ = _run(b"\n".join(lines), limits, [])
+        assert output_problems(diffs, limits) == []
+
+    @_SETTINGS
+    @given(lines=streams(), limits=_LIMITS)
+    def test_deterministic(self, lines: list[bytes], limits: Limits) -> None:
+        """The same stream gives the same diffs and diagnostics twice."""
+        data = b"\n".join(lines)
+        first, p1 = _run(data, limits, [])
+        second, p2 = _run(data, limits, [])
+        assert _encode(first) == _encode(second)
+        assert _encode(p1.take_diagnostics()) == _encode(p2.take_diagnostics())
+
+    @_SETTINGS
+    @given(lines=streams(), seed=st.integers(0, 2**16), count=st.integers(1, 12))
+    def test_chunking_never_changes_output(self, lines: list[bytes], seed: int, count: int) -> None:
+        """Cutting the bytes anywhere gives the diffs, diagnostics and state of one feed."""
+        data = b"\n".join(lines) + b"\n"
+        whole, p1 = _run(data, _TINY, [])
+        cut, p2 = _run(data, _TINY, split_points(len(data), seed, count))
+        assert _encode(whole) == _encode(cut)
+        assert _encode(p1.take_diagnostics()) == _encode(p2.take_diagnostics())
+        assert p1.state == p2.state
+
+    @_SETTINGS
+    @given(lines=streams())
+    def test_sse_framing_equals_jsonl(self, lines: list[bytes]) -> None:
+        """The same events framed as SSE give the same diffs as JSONL."""
+        good = [line for line in lines if line.startswith(b"{")]
+        jsonl, _ = _run(b"\n".join(good), Limits(), [])
+        sse_data = b"".join(b"data: " + line + b"\n\n" for line in good)
+        processor = Processor(format="sse")
+        sse = feed_in_chunks(processor, sse_data, [])
+        assert _encode(jsonl) == _encode(sse)
+
+
+def _final_args(processor: Processor) -> dict[str, Any]:
+    return {part.surface_id: part.args for part in processor.parts()}
+
+
+def _from_scratch(ops: list[Any], limits: Limits) -> dict[str, Any]:
+    reducer = Reducer(limits=limits)
+    run_started = ev.RunStarted(thread_id="t", run_id="r")
+    snapshot = decode_event(_encode(_snapshot("m", ops)))
+    state = reducer.reduce_all([run_started, snapshot]).state
+    assert state.current is not None
+    return {part.surface_id: part.args for part in state.current.parts.values()}
+
+
+class TestIncremental:
+    """Incremental processing equals processing the final snapshot from scratch."""
+
+    @_SETTINGS
+    @given(batches=st.lists(OPERATION_LISTS, min_size=1, max_size=5), limits=_LIMITS)
+    def test_cumulative_snapshots(self, batches: list[list[Any]], limits: Limits) -> None:
+        """Growing cumulative snapshots end in the parts a fresh reducer builds from the last."""
+        processor = Processor(limits=limits)
+        processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')
+        ops: list[Any] = []
+        for batch in batches:
+            ops = ops + batch
+            processor.feed(_encode(_snapshot("m", ops)) + b"\n")
+        processor.close()
+        assert _final_args(processor) == _from_scratch(ops, limits)
+
+    @_SETTINGS
+    @given(first=OPERATION_LISTS, later=st.lists(operations(), max_size=5), limits=_LIMITS)
+    def test_deltas(self, first: list[Any], later: list[Any], limits: Limits) -> None:
+        """A snapshot then appending deltas equals one snapshot holding every operation."""
+        processor = Processor(limits=limits)
+        processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')
+        processor.feed(_encode(_snapshot("m", first)) + b"\n")
+        for op in later:
+            delta = {
+                "type": "ACTIVITY_DELTA",
+                "messageId": "m",
+                "activityType": "a2ui-surface",
+                "patch": [{"op": "add", "path": "/a2ui_operations/-", "value": op}],
+            }
+            processor.feed(_encode(delta) + b"\n")
+        processor.close()
+        assert _final_args(processor) == _from_scratch(first + later, limits)
+
+    @_SETTINGS
+    @given(ops=OPERATION_LISTS, cut=st.integers(0, 10))
+    def test_prefix_then_whole(self, ops: list[Any], cut: int) -> None:
+        """Sending a prefix first never changes what the whole snapshot paints."""
+        processor = Processor(limits=_TINY)
+        processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')
+        processor.feed(_encode(_snapshot("m", ops[:cut])) + b"\n")
+        processor.feed(_encode(_snapshot("m", ops)) + b"\n")
+        assert _final_args(processor) == _from_scratch(ops, _TINY)
+
+
+EVENTS = st.one_of(
+    st.builds(ev.RunStarted, thread_id=TEXT, run_id=TEXT),
+    st.builds(ev.TextMessageContent, message_id=TEXT, delta=TEXT),
+    st.builds(ev.CustomEvent, name=TEXT, value=JSON_VALUES),
+    st.builds(ev.StateSnapshot, snapshot=JSON_VALUES),
+)
+
+
+class TestRoundTrip:
+    """Encoding and decoding events."""
+
+    @_SETTINGS
+    @given(event=EVENTS)
+    def test_event_round_trip(self, event: ev.Event) -> None:
+        """decode_event(encode_event(e)) == e for generated events."""
+        assert decode_event(encode_event(event)) == event
+
+    @_SETTINGS
+    @given(
+        kind=st.sampled_from(["RUN_STARTED", "CUSTOM", "MADE_UP", "ACTIVITY_SNAPSHOT"]),
+        extra=st.dictionaries(
+            st.sampled_from(["x", "threadId", "runId", "name", "zz"]), JSON_VALUES
+        ),
+    )
+    def test_decoded_lines_round_trip(self, kind: str, extra: dict[str, Any]) -> None:
+        """Every line the decoder accepts, unknown fields included, re-encodes to itself."""
+        line = _encode({"type": kind, **extra})
+        processor = Processor()
+        decoded = processor._decoder.feed(line + b"\n")
+        for item in decoded:
+            event = getattr(item, "event", None)
+            assume(isinstance(event, ev.Event))
+            assert isinstance(event, ev.Event)
+            assert decode_event(encode_event(event)) == event
+            assert json.loads(encode_event(event)) == json.loads(line)
+
+
+def _elements(element: Any) -> list[dict[str, Any]]:
+    out = [element]
+    children = element.get("children")
+    for kid in children if type(children) is list else [children] if children else []:
+        out.extend(_elements(kid))
+    return out
+
+
+_RESERVED = {"$type", "$key", "$action", "$status", "children"}
+
+
+class TestVocabulary:
+    """Every element validates against the vocabulary's JSON Schemas."""
+
+    @_SETTINGS
+    @given(lines=streams(), limits=_LIMITS)
+    def test_elements_validate(
+        self, vocabulary_path: Path, lines: list[bytes], limits: Limits
+    ) -> None:
+        """Each element's props satisfy the schema of its $type."""
+        schemas = _schemas(vocabulary_path)
+        diffs, _ = _run(b"\n".join(lines), limits, [])
+        for diff in diffs:
+            if not isinstance(diff.args, dict):
+                continue
+            for element in _elements(diff.args):
+                schema = schemas[element["$type"]]
+                props = {k: v for k, v in element.items() if k not in _RESERVED}
+                jsonschema.validate(props, schema)
+
+
+_SCHEMAS: dict[Path, dict[str, Any]] = {}
+
+
+def _schemas(path: Path) -> dict[str, Any]:
+    if path not in _SCHEMAS:
+        _SCHEMAS[path] = json.loads(path.read_text())["components"]
+    return _SCHEMAS[path]
