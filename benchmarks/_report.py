@@ -288,6 +288,40 @@ def _targets(rows: list[Row]) -> list[str]:
     return [*lines, ""]
 
 
+#: How each figure is taken, printed under the targets.
+_METHOD_NOTES = (
+    (
+        "Every system reads the same file in 64 KiB chunks in its own fresh process; wall "
+        "time covers reading, framing and all work. MB = 10^6 bytes."
+    ),
+    (
+        "`ours`: `a2ui_stream.Processor().feed(chunk)` and `close()`, counting part diffs; "
+        "`ours-patch` asks for patch-form diffs."
+    ),
+    ("`limit`: `msgspec.json.Decoder().decode` on every line, nothing else."),
+    (
+        "`ag-ui`: `pydantic.TypeAdapter(ag_ui.core.Event).validate_json` on every line "
+        "(decode only)."
+    ),
+    (
+        "`a2ui-core`: lines decoded with msgspec; each `a2ui-surface` snapshot is rebuilt by "
+        "one `MessageProcessor` (basic v0.9 catalog): the surfaces that messageId made before"
+        " are deleted and the snapshot's operations applied, since snapshots are cumulative. "
+        "Deltas are applied to the stored content (RFC 6902) and rebuilt the same way. An "
+        "exception on one snapshot is counted as failed and the run goes on."
+    ),
+    (
+        "Peak RSS is the child's `VmHWM` (its own high-water mark): `ru_maxrss` would inherit"
+        " the harness's mark across the vfork and exec that start the child."
+    ),
+    (
+        "A run that exceeds its time budget stops and is marked partial; its rates cover the "
+        "part it processed."
+    ),
+)
+_METHOD = ["## Method", "", *(f"- {note}" for note in _METHOD_NOTES), ""]
+
+
 def markdown(rows: list[Row], env: Environment) -> str:
     """The whole ``RESULTS.md``.
 
@@ -314,6 +348,7 @@ def markdown(rows: list[Row], env: Environment) -> str:
         "![throughput per workload and system, log scale](results.png)",
         "",
         *_targets(rows),
+        *_METHOD,
         *_throughput(rows),
         *_scaling(rows),
         *_memory(rows),
@@ -334,25 +369,39 @@ def chart(rows: list[Row], path: Path) -> None:
     import matplotlib.pyplot as plt  # noqa: PLC0415 - after choosing the backend
 
     throughput = _by(rows, "throughput")
+    scaling = _by(rows, "scaling")
     systems = sorted({s for t in throughput.values() for s in t}, key=_system_order)
-    figure, (bars, curves) = plt.subplots(1, 2, figsize=(15, 5.5), width_ratios=(3, 2))
-    width = 0.8 / max(len(systems), 1)
-    for index, system in enumerate(systems):
-        xs, ys = [], []
-        for position, workload in enumerate(throughput):
-            row = throughput[workload].get(system)
-            if row is not None and row.measured:
-                xs.append(position + (index - (len(systems) - 1) / 2) * width)
-                ys.append(row.mb_per_s)
-        bars.bar(xs, ys, width=width, label=system)
+    colors = {system: f"C{index}" for index, system in enumerate(systems)}
+    if scaling:
+        figure, (bars, curves) = plt.subplots(1, 2, figsize=(16, 5.5), width_ratios=(3, 2))
+    else:
+        figure, bars = plt.subplots(figsize=(11, 5.5))
+    labelled: set[str] = set()
+    for position, workload in enumerate(throughput):
+        present = [s for s in systems if s in throughput[workload]]
+        width = 0.8 / max(len(present), 1)
+        for index, system in enumerate(present):
+            row = throughput[workload][system]
+            if not row.measured:
+                continue
+            bars.bar(
+                position + (index - (len(present) - 1) / 2) * width,
+                row.mb_per_s,
+                width=width,
+                color=colors[system],
+                hatch="//" if row.result.partial else None,
+                label=None if system in labelled else system,
+            )
+            labelled.add(system)
     bars.set_yscale("log")
     bars.set_xticks(range(len(throughput)), list(throughput), rotation=20, ha="right")
-    bars.set_ylabel("MB/s (log scale)")
+    bars.set_ylabel("MB/s (log scale; hatched: partial, time budget)")
     bars.set_title("Throughput, end to end")
-    if systems:
-        bars.legend()
+    if labelled:
+        bars.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     bars.grid(axis="y", which="both", alpha=0.3)
-    _draw_scaling(curves, _by(rows, "scaling"))
+    if scaling:
+        _draw_scaling(curves, scaling)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)

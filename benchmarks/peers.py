@@ -329,7 +329,12 @@ class _Ours:
             processor_type = importlib.import_module("a2ui_stream").Processor
         except (ImportError, AttributeError) as exc:
             raise Unavailable(f"a2ui_stream.Processor not available: {exc}") from exc
-        self._processor: Any = processor_type() if diffs is None else processor_type(diffs=diffs)
+        try:
+            self._processor: Any = (
+                processor_type() if diffs is None else processor_type(diffs=diffs)
+            )
+        except TypeError as exc:  # an older Processor without the ``diffs`` option
+            raise Unavailable(f"Processor(diffs={diffs!r}) not supported: {exc}") from exc
         self.outputs = 0
         self.failures = 0
         self.first_failure = ""

@@ -198,8 +198,10 @@ def _memory(args: argparse.Namespace) -> list[Row]:
         try:
             meta = _cached(path, "chat-mixed", mb=size, seed=args.seed)
             name = f"chat-mixed-{size:g}mb"
+            systems = args.memory_systems
+            budget = args.memory_budget
             rows += _measure(
-                "memory", name, path, meta, systems=args.memory_systems, budget=0, jobs=args.jobs
+                "memory", name, path, meta, systems=systems, budget=budget, jobs=args.jobs
             )
         finally:
             path.unlink(missing_ok=True)
@@ -270,12 +272,15 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--budget", type=float, help="seconds per system and input (default 120)")
     parser.add_argument("--memory-mb", help="comma-separated sizes (default 10,100,1000)")
     parser.add_argument("--memory-systems", default="ours,limit", help="comma-separated")
+    parser.add_argument("--memory-budget", type=float, help="seconds per memory run (default 900)")
+    parser.add_argument("--note", action="append", default=[], help="a line for the report header")
     parser.add_argument("--data-dir", type=Path, default=HERE / "data")
     parser.add_argument("--out-dir", type=Path)
     args = parser.parse_args(argv)
     quick = args.quick
     args.mb = args.mb if args.mb is not None else (0.1 if quick else 30.0)
     args.budget = args.budget if args.budget is not None else (10.0 if quick else 120.0)
+    args.memory_budget = args.memory_budget or (10.0 if quick else 900.0)
     memory = args.memory_mb or ("1" if quick else "10,100,1000")
     args.memory_mb = [float(size) for size in memory.split(",")]
     # Quick runs check that everything runs, not how fast: children may share the CPUs.
@@ -303,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     systems = [s for s in args.systems if not (args.quick and not _installed(s))]
     skipped = sorted(set(args.systems) - set(systems))
     notes = [f"Skipped (not installed): {', '.join(skipped)}"] if skipped else []
+    notes += args.note
     rows: list[Row] = []
     if "throughput" in args.modes:
         rows += _throughput(args, systems)
