@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import IO, Any, NamedTuple
@@ -190,6 +191,32 @@ def kill_once(log: Path, lines: tuple[bytes, ...], rng: random.Random) -> Outcom
     return Outcome(len(seqs), max(seqs, default=-1), raw, killed)
 
 
+def kill_many(
+    directory: Path, lines: tuple[bytes, ...], *, kills: int, seed: int, parallel: int = 4
+) -> list[tuple[Path, Outcome]]:
+    """Run :func:`kill_once` ``kills`` times, ``parallel`` at a time, each on a new log.
+
+    Args:
+        directory: where the logs go (``kill-<n>.log``).
+        lines: the input events.
+        kills: how many runs to kill.
+        seed: seeds each run's pace and kill moment (the same seed, the same plan).
+        parallel: how many runs at once; the checks hold for each run on its own.
+
+    Returns:
+        Each log path with what its run printed and left.
+    """
+    rng = random.Random(seed)
+    seeds = [rng.randrange(1 << 32) for _ in range(kills)]
+
+    def one(kill: int) -> tuple[Path, Outcome]:
+        log = directory / f"kill-{kill}.log"
+        return log, kill_once(log, lines, random.Random(seeds[kill]))
+
+    with ThreadPoolExecutor(max_workers=parallel) as pool:
+        return list(pool.map(one, range(kills)))
+
+
 def check(log: Path, lines: tuple[bytes, ...], outcome: Outcome) -> int:
     """Check that the log holds a prefix of the input, whole, covering every printed diff.
 
@@ -224,18 +251,23 @@ def check(log: Path, lines: tuple[bytes, ...], outcome: Outcome) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Kill the CLI many times and print a summary line; exit 1 on the first failure."""
+    """Kill the CLI many times and print a summary; the first broken guarantee raises."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--kills", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--parallel", type=int, default=4)
     arguments = parser.parse_args(argv)
-    rng = random.Random(arguments.seed)
     lines = stream_lines()
     torn = printed = 0
     with tempfile.TemporaryDirectory() as directory:
-        for kill in range(arguments.kills):
-            log = Path(directory) / f"kill-{kill}.log"
-            outcome = kill_once(log, lines, rng)
+        runs = kill_many(
+            Path(directory),
+            lines,
+            kills=arguments.kills,
+            seed=arguments.seed,
+            parallel=arguments.parallel,
+        )
+        for log, outcome in runs:
             torn += check(log, lines, outcome) > 0
             printed += outcome.printed
     sys.stdout.write(f"{arguments.kills} kills, {torn} torn tails recovered, {printed} diffs\n")
