@@ -42,6 +42,9 @@ __all__ = [
     "UpdateComponentsWire",
     "UpdateDataModelWire",
     "Wire",
+    "bad_path",
+    "data_path",
+    "metadata_problem",
     "open_bytes",
     "open_object",
 ]
@@ -280,6 +283,83 @@ def open_object(message: Mapping[str, Any], index: int) -> Opened | Diagnostic:
     except msgspec.ValidationError:
         return _explain(as_dict, index)
     return _open(envelope, index)
+
+
+def metadata_problem(metadata: Any, *, index: int, where: str) -> Diagnostic | None:
+    """Check a v1.0 ``metadata`` object (on createSurface or on a component).
+
+    Args:
+        metadata: the value as sent.
+        index: the operation's position in its list.
+        where: the JSON path of the value below the operation.
+
+    Returns:
+        ``None`` when it holds only ``extensions`` keyed by UAX #31 identifiers, else an
+        ``op.bad_metadata`` warning (the metadata is ignored, the operation kept).
+    """
+    if type(metadata) is not dict or set(metadata) - {"extensions"}:
+        return problem(
+            "op.bad_metadata",
+            f"metadata at {where} must be an object holding only 'extensions'; ignored.",
+            index=index,
+            where=where,
+            severity=Severity.WARNING,
+        )
+    extensions = metadata.get("extensions", {})
+    # str.isidentifier() is exactly UAX #31 XID_Start/XID_Continue with "_" allowed first,
+    # the pattern the v1.0 schema gives for extension keys.
+    if type(extensions) is not dict or not all(key.isidentifier() for key in extensions):
+        return problem(
+            "op.bad_metadata",
+            f"metadata.extensions at {where} must be an object keyed by identifiers; ignored.",
+            index=index,
+            where=f"{where}.extensions",
+            severity=Severity.WARNING,
+        )
+    return None
+
+
+def data_path(path: Any, *, v08: bool) -> str | None:
+    """Normalise a data model path as sent into an absolute JSON Pointer.
+
+    Args:
+        path: the ``path`` field as sent (``UNSET`` when absent).
+        v08: the message is v0.8, whose paths often lack the leading slash.
+
+    Returns:
+        ``""`` for the whole model (absent, null, ``""`` or ``"/"``), the pointer, or
+        ``None`` when the path is unusable.
+    """
+    if path is UNSET or path is None:
+        return ""
+    if type(path) is not str:
+        return None
+    if path in {"", "/"}:
+        return ""
+    if path.startswith("/"):
+        return path
+    # v0.8 paths often lack the leading slash ("user", "form"); later ones must have it.
+    return f"/{path}" if v08 else None
+
+
+def bad_path(key: str, index: int, sid: str) -> Diagnostic:
+    """Refuse an operation whose data model path :func:`data_path` could not use.
+
+    Args:
+        key: the operation key.
+        index: the operation's position in its list.
+        sid: the surface concerned.
+
+    Returns:
+        An ``op.bad_path`` ERROR diagnostic.
+    """
+    return problem(
+        "op.bad_path",
+        f"Operation at index {index} has a data model path that is not an absolute JSON Pointer.",
+        index=index,
+        where=f".{key}.path",
+        surface_id=sid,
+    )
 
 
 def _invalid_json(raw: bytes | msgspec.Raw, index: int, exc: msgspec.DecodeError) -> Diagnostic:

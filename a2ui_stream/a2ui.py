@@ -35,7 +35,7 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream import _legacy
 from a2ui_stream._diagnostics import Diagnostic, Severity
-from a2ui_stream._envelope import open_bytes, open_object
+from a2ui_stream._envelope import bad_path, data_path, metadata_problem, open_bytes, open_object
 from a2ui_stream._problems import bad_component, no_surface, problem
 
 if TYPE_CHECKING:
@@ -339,31 +339,7 @@ def _v10_component_problem(
             surface_id=surface_id,
             component_id=item["id"],
         )
-    return _metadata_problem(item["metadata"], index=index, where=f"{where}.metadata")
-
-
-def _metadata_problem(metadata: Any, *, index: int, where: str) -> Diagnostic | None:
-    """Check a v1.0 ``metadata`` object: only ``extensions``, keys UAX #31 identifiers."""
-    if type(metadata) is not dict or set(metadata) - {"extensions"}:
-        return problem(
-            "op.bad_metadata",
-            f"metadata at {where} must be an object holding only 'extensions'; ignored.",
-            index=index,
-            where=where,
-            severity=Severity.WARNING,
-        )
-    extensions = metadata.get("extensions", {})
-    # str.isidentifier() is exactly UAX #31 XID_Start/XID_Continue with "_" allowed first,
-    # the pattern the v1.0 schema gives for extension keys.
-    if type(extensions) is not dict or not all(key.isidentifier() for key in extensions):
-        return problem(
-            "op.bad_metadata",
-            f"metadata.extensions at {where} must be an object keyed by identifiers; ignored.",
-            index=index,
-            where=f"{where}.extensions",
-            severity=Severity.WARNING,
-        )
-    return None
+    return metadata_problem(item["metadata"], index=index, where=f"{where}.metadata")
 
 
 # --- builders: one per operation key ---------------------------------------------------------
@@ -398,7 +374,7 @@ def _build_create_surface(
                     )
                 )
         if wire.metadata is not UNSET:
-            found = _metadata_problem(wire.metadata, index=index, where=".createSurface.metadata")
+            found = metadata_problem(wire.metadata, index=index, where=".createSurface.metadata")
             if found is not None:
                 warnings.append(found)
     catalog = wire.catalog_id if type(wire.catalog_id) is str else None
@@ -483,39 +459,15 @@ def _build_update_components(
     )
 
 
-def _data_path(path: Any, *, v08: bool) -> str | None:
-    """Normalise a data model path; ``None`` when it is unusable."""
-    if path is UNSET or path is None:
-        return ""
-    if type(path) is not str:
-        return None
-    if path in {"", "/"}:
-        return ""
-    if path.startswith("/"):
-        return path
-    # v0.8 paths often lack the leading slash ("user", "form"); later ones must have it.
-    return f"/{path}" if v08 else None
-
-
-def _bad_path(key: str, index: int, sid: str) -> Diagnostic:
-    return problem(
-        "op.bad_path",
-        f"Operation at index {index} has a data model path that is not an absolute JSON Pointer.",
-        index=index,
-        where=f".{key}.path",
-        surface_id=sid,
-    )
-
-
 def _build_update_data_model(
     wire: UpdateDataModelWire, family: str, index: int, warnings: list[Diagnostic]
 ) -> Operation | Diagnostic:
     sid = wire.surface_id
     if not sid:
         return no_surface("updateDataModel", index)
-    path = _data_path(wire.path, v08=False)
+    path = data_path(wire.path, v08=False)
     if path is None:
-        return _bad_path("updateDataModel", index, sid)
+        return bad_path("updateDataModel", index, sid)
     value = wire.value
     if value is UNSET:
         value = wire.contents if wire.contents is not UNSET else wire.data
@@ -543,9 +495,9 @@ def _build_data_model_update(
     sid = wire.surface_id
     if not sid:
         return no_surface("dataModelUpdate", index)
-    path = _data_path(wire.path, v08=True)
+    path = data_path(wire.path, v08=True)
     if path is None:
-        return _bad_path("dataModelUpdate", index, sid)
+        return bad_path("dataModelUpdate", index, sid)
     contents = wire.contents
     where = ".dataModelUpdate.contents"
     if type(contents) is not list:
