@@ -1,0 +1,579 @@
+"""One conversion in progress: traversal, limits, scopes, reading props, and warnings.
+
+Owns :class:`Run`, the state of converting one surface: the walk over component
+references in upstream's order (reference converter section 1f: budget, depth, cycle,
+lookup, template, whitelist), the depth/template/node limits and the work budget that
+bounds references emitting nothing, template expansion with its item scopes, binding
+and function-call resolution, and the warnings log. It builds a :class:`Memo` per
+component and reuses a previous one when :class:`Changes` says nothing it read or
+reached has changed.
+
+What each component type becomes lives in :mod:`a2ui_stream._elements`; the
+:class:`Run` receives that table, resolved once per converter, and never branches on
+component types itself.
+
+Must not import: the element handlers, the converter front (``_convert``), the reducer,
+request or shell modules. Does no I/O, no logging.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
+
+from a2ui_stream._bindings import MISSING, call_of, split_pointer, template_of, walk
+from a2ui_stream._diagnostics import Diagnostic, Severity
+from a2ui_stream._functions import FUNCTIONS, to_text
+from a2ui_stream._reuse import Memo, common_prefix
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from a2ui_stream._limits import Limits
+    from a2ui_stream._reuse import Changes
+    from a2ui_stream._surface import Surface
+    from a2ui_stream.a2ui import Component
+
+__all__ = ["Handler", "Run", "Setup"]
+
+Handler: TypeAlias = "Callable[[Run, Memo], dict[str, Any] | None]"
+"""Converts one component (its memo in progress) to its element, or ``None`` to drop it."""
+
+#: Child visits that emit nothing (missing, unknown, depth-capped) allowed per node budget.
+_WORK_PER_NODE: Final = 4
+#: Pointers whose split form is kept per converter before the cache starts over.
+_MAX_CACHED_POINTERS: Final = 4096
+_DEBUG: Final = Severity.DEBUG
+_WARNING: Final = Severity.WARNING
+
+
+class Setup:
+    """What a converter decides once and every run shares: handlers, limits, caches."""
+
+    __slots__ = (
+        "handlers",
+        "max_depth",
+        "max_items",
+        "max_nodes",
+        "max_string",
+        "max_work",
+        "pointers",
+    )
+
+    def __init__(self, handlers: Mapping[str, Handler], limits: Limits) -> None:
+        self.handlers = dict(handlers)
+        self.max_depth = limits.max_depth
+        self.max_items = limits.max_template_items
+        self.max_nodes = limits.max_nodes
+        self.max_string = limits.max_string_length
+        self.max_work = max(_WORK_PER_NODE * limits.max_nodes, 1024)
+        self.pointers: dict[str, tuple[str, ...]] = {}
+
+
+class _CallEnv:
+    """The :class:`~a2ui_stream._functions.Env` of a function called for one component."""
+
+    __slots__ = ("memo", "run")
+
+    def __init__(self, run: Run, memo: Memo) -> None:
+        self.run = run
+        self.memo = memo
+
+    def read(self, pointer: str) -> Any:
+        return self.run.read(self.memo, pointer)
+
+    def unsupported(self, name: str) -> None:
+        self.run.unsupported(self.memo, name)
+
+
+class Run:
+    """The state of one conversion: budgets, scope, warnings, what changed since last time.
+
+    Args:
+        setup: the converter's tables and limits.
+        surface: the surface to convert.
+        changes: what changed since the conversion whose memos are offered for reuse,
+            or ``None`` when none are.
+    """
+
+    __slots__ = (
+        "changes",
+        "components",
+        "handlers",
+        "item",
+        "last_path",
+        "log",
+        "maps",
+        "max_depth",
+        "max_items",
+        "max_nodes",
+        "max_string",
+        "max_work",
+        "misses",
+        "nodes",
+        "pointers",
+        "root_value",
+        "stopped",
+        "surface_id",
+        "visited",
+        "work",
+    )
+
+    def __init__(self, setup: Setup, surface: Surface, changes: Changes | None) -> None:
+        self.handlers = setup.handlers
+        self.max_depth = setup.max_depth
+        self.max_items = setup.max_items
+        self.max_nodes = setup.max_nodes
+        self.max_string = setup.max_string
+        self.max_work = setup.max_work
+        self.pointers = setup.pointers
+        self.changes = changes
+        self.components: Mapping[str, Component] = surface.components
+        self.surface_id = surface.surface_id
+        self.maps = surface.version.startswith("v0.8")  # v0.8 templates also iterate maps
+        self.root_value: Any = surface.data_model  # UNSET is MISSING: no model yet
+        self.item: Any = MISSING
+        self.last_path: tuple[str, ...] = ()
+        self.nodes = 0
+        self.work = 0
+        self.misses = 0
+        self.stopped = False
+        self.visited: set[str] = set()
+        self.log: list[tuple[str | None, Diagnostic]] = []
+
+    # -- warnings ---------------------------------------------------------------------
+
+    def warn(
+        self,
+        code: str,
+        message: str,
+        component_id: str | None,
+        *,
+        once: bool = False,
+        severity: Severity = _WARNING,
+    ) -> None:
+        """Record a diagnostic; ``once`` ones are kept only at their first occurrence."""
+        diagnostic = Diagnostic(
+            code=code,
+            message=message,
+            severity=severity,
+            surface_id=self.surface_id,
+            component_id=component_id,
+        )
+        self.log.append((code if once else None, diagnostic))
+
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        """The log with repeated once-per-conversion warnings removed."""
+        seen: set[str] = set()
+        out = []
+        for key, diagnostic in self.log:
+            if key is not None:
+                if key in seen:
+                    continue
+                seen.add(key)
+            out.append(diagnostic)
+        return tuple(out)
+
+    def unsupported(self, memo: Memo, name: str) -> None:
+        """Warn that a function call was dropped because it is not supported."""
+        self.warn(
+            "convert.function_unsupported",
+            f'A2UI function "{name}" is not supported; its value was dropped.',
+            memo.comp.id,
+        )
+
+    # -- traversal ----------------------------------------------------------------------
+
+    def root(self, root_id: str | None, prev: Memo | None) -> Memo | None:
+        """Convert from the root component, reusing ``prev``'s unchanged subtrees."""
+        if root_id is None:
+            return None
+        if root_id not in self.components:
+            self.warn(
+                "convert.root_missing", f'A2UI root component "{root_id}" was not found.', None
+            )
+            return None
+        return self.visit(root_id, (), 0, prev)
+
+    def stop(self) -> None:
+        """End the traversal: every later reference is refused without a warning."""
+        self.stopped = True
+        self.max_work = -1
+
+    def reserve(self, component_id: str) -> bool:
+        """Take one node from the budget; on failure warn once and stop the traversal."""
+        if self.nodes < self.max_nodes:
+            self.nodes += 1
+            return True
+        self.warn(
+            "convert.node_budget",
+            f"A2UI node budget of {self.max_nodes} was reached.",
+            component_id,
+            once=True,
+        )
+        self.stop()
+        return False
+
+    def refuse_work(self, cid: str) -> None:
+        """Refuse a reference over the work budget (warning when it is the first)."""
+        if not self.stopped:
+            self.warn(
+                "convert.work_budget",
+                "A2UI conversion stopped: too many references emitted nothing.",
+                cid,
+            )
+            self.stop()
+
+    def visit(self, cid: str, path: tuple[str, ...], depth: int, prev: Memo | None) -> Memo | None:
+        """Convert one component reference (upstream ``convertComponent``, in its order).
+
+        Args:
+            cid: the component id referenced.
+            path: the template item path in scope (``()`` at the root scope).
+            depth: the depth of the reference (root 0).
+            prev: the memo this reference had in the previous conversion, if any.
+
+        Returns:
+            The memo of the converted (or reused) subtree, ``None`` when it emits nothing.
+        """
+        self.work += 1
+        if self.work > self.max_work:  # also true once the traversal has stopped
+            self.refuse_work(cid)
+            return None
+        if depth >= self.max_depth:
+            self.warn(
+                "convert.depth_cap",
+                f"A2UI depth cap of {self.max_depth} was reached.",
+                cid,
+                once=True,
+            )
+            return None
+        if cid in self.visited:
+            self.warn("convert.cycle", f'A2UI component cycle detected at "{cid}".', cid)
+            return None
+        comp = self.components.get(cid)
+        if comp is None:
+            self.warn("convert.component_missing", f'A2UI component "{cid}" was not found.', cid)
+            return None
+        before: Any = None
+        if prev is not None:
+            if prev.comp is comp:
+                if prev.path == path and self.reusable(prev):
+                    return prev
+                before = prev.kids
+            elif prev.comp.id == cid and prev.kids is not None:
+                before = {(k.comp.id, k.path): k for k in reversed(prev.kids) if type(k) is Memo}
+        children = comp.props.get("children")
+        template = template_of(children) if type(children) is dict else None
+        handler = None
+        if template is None:
+            handler = self.handlers.get(comp.component)
+            if handler is None:
+                self.warn(
+                    "convert.unknown_component",
+                    f'Unknown A2UI component "{comp.component}" was skipped.',
+                    cid,
+                    severity=_DEBUG,
+                )
+                return None
+            if self.nodes >= self.max_nodes:
+                self.reserve(cid)
+                return None
+        memo = Memo(comp, path, depth, before)
+        start_nodes, start_work, start_log = self.nodes, self.work - 1, len(self.log)
+        self.visited.add(cid)
+        if template is not None:
+            element = self.template(memo, template)
+        elif handler is not None:
+            self.nodes = start_nodes + 1
+            element = handler(self, memo)
+            if element is not None and type(children) is list:
+                out = self.convert_refs(memo, children, path)
+                if out:  # after any single-child references the handler converted
+                    first = element.get("children")
+                    element["children"] = out if first is None else first + out
+        self.visited.discard(cid)
+        if before is not None:
+            memo.prev = None
+        memo.element = element
+        # A limit that stopped the traversal inside this subtree made its output depend
+        # on what came before it: its complete children stay reusable, it does not.
+        memo.whole = not self.stopped
+        memo.count = self.nodes - start_nodes
+        memo.work = self.work - start_work
+        if len(self.log) > start_log:
+            memo.warns = tuple(self.log[start_log:])
+        return memo
+
+    def reusable(self, prev: Memo) -> bool:
+        """Take ``prev`` whole: it was not cut, it fits the budgets, nothing it used changed."""
+        changes = self.changes
+        if (
+            changes is None
+            or not prev.whole
+            or self.nodes + prev.count > self.max_nodes
+            or self.work - 1 + prev.work > self.max_work
+            or not changes.unchanged(prev)
+        ):
+            return False
+        self.nodes += prev.count
+        self.work += prev.work - 1
+        if prev.warns:
+            self.log.extend(prev.warns)
+        return True
+
+    def convert_refs(
+        self, memo: Memo, refs: Sequence[Any], path: tuple[str, ...]
+    ) -> list[dict[str, Any]]:
+        """Convert child references of ``memo`` one level deeper; the elements they emit.
+
+        Each child's memo joins ``memo.kids`` (its id, for a reference that emitted
+        nothing), matched with the previous conversion's child at the same position
+        (same component) or of the same id and item path (changed component). The
+        children's regions join ``memo``'s.
+
+        Args:
+            memo: the parent in progress.
+            refs: the referenced ids, as given (a non-string is warned about).
+            path: the item path in scope for the children.
+        """
+        kids = memo.kids
+        if kids is None:
+            kids = memo.kids = []
+        prev = memo.prev
+        depth = memo.depth + 1
+        region = memo.region
+        out = []
+        for cid in refs:
+            if type(cid) is not str:
+                self.warn(
+                    "convert.child_malformed",
+                    f'Component "{memo.comp.id}" has a malformed child reference.',
+                    memo.comp.id,
+                )
+                continue
+            before = None
+            if prev is not None:
+                if type(prev) is list:
+                    if len(kids) < len(prev):
+                        before = prev[len(kids)]
+                        if type(before) is str:
+                            before = None
+                else:
+                    before = prev.get((cid, path))
+            kid = self.visit(cid, path, depth, before)
+            if kid is None:
+                kids.append(cid)  # reached, emitted nothing: it may appear later
+                continue
+            kids.append(kid)
+            if kid.region is not None:
+                region = kid.region if region is None else common_prefix(region, kid.region)
+            if kid.element is not None:
+                out.append(kid.element)
+        memo.region = region
+        return out
+
+    def child(self, memo: Memo, cid: Any, path: tuple[str, ...] | None = None) -> Any:
+        """Convert one child reference of ``memo``; its element, or ``None``.
+
+        Args:
+            memo: the parent in progress.
+            cid: the referenced id (anything: a non-string is warned about).
+            path: the item path of a template child; the parent's scope when ``None``.
+        """
+        out = self.convert_refs(memo, (cid,), memo.path if path is None else path)
+        return out[0] if out else None
+
+    def reached(self, memo: Memo, cid: str) -> None:
+        """Note that ``memo``'s output depends on component ``cid`` without converting it."""
+        if memo.kids is None:
+            memo.kids = [cid]
+        else:
+            memo.kids.append(cid)
+
+    def extras(self, memo: Memo, element: dict[str, Any], refs: Sequence[Any]) -> None:
+        """Convert single-child references (``child``, ``trigger``) into ``children``."""
+        if refs:
+            out = self.convert_refs(memo, refs, memo.path)
+            if out:
+                element["children"] = out
+
+    def template(self, memo: Memo, template: tuple[str, str]) -> dict[str, Any] | None:
+        """Expand a template into a ListView of ListViewItems (upstream step 4)."""
+        cid = memo.comp.id
+        if not self.reserve(cid):
+            return None
+        component_id, pointer = template
+        items = self.read(memo, pointer)
+        out: list[Any] = []
+        element = {"$type": "ListView", "children": out}
+        if type(items) is list:
+            entries: Any = enumerate(items)
+            total = len(items)
+        elif self.maps and type(items) is dict:
+            entries = items.items()
+            total = len(items)
+        else:
+            # Unresolved is the normal state while an agent streams components before data.
+            self.warn(
+                "convert.template_not_list",
+                f'Template on component "{cid}" did not resolve to a list'
+                + (" (no data there yet)." if items is MISSING else "."),
+                cid,
+                severity=_DEBUG if items is MISSING else _WARNING,
+            )
+            return element
+        cap = self.max_items
+        if total > cap:
+            self.warn(
+                "convert.template_cap",
+                f"A2UI template expansion was capped at {cap} items.",
+                cid,
+                once=True,
+            )
+        base = self.last_path
+        saved = self.item
+        for count, (key, item) in enumerate(entries):
+            if count >= cap or not self.reserve(cid):
+                break
+            self.item = item
+            child = self.child(memo, component_id, (*base, str(key)))
+            out.append(
+                {"$type": "ListViewItem"}
+                if child is None
+                else {"$type": "ListViewItem", "children": child}
+            )
+        self.item = saved
+        return element
+
+    # -- data ---------------------------------------------------------------------------
+
+    def read(self, memo: Memo, pointer: str) -> Any:
+        """Resolve a pointer in ``memo``'s scope, noting the read in its region.
+
+        Relative pointers read the current item; absolute ones read the item first
+        (upstream's reading) and the root model when the item lacks them (the spec's).
+        Sets :attr:`last_path` to where the value was read.
+        """
+        segments = self.pointers.get(pointer)
+        if segments is None:
+            if len(self.pointers) >= _MAX_CACHED_POINTERS:
+                self.pointers.clear()
+            segments = self.pointers[pointer] = split_pointer(pointer)
+        scope = memo.path
+        if scope:
+            full = scope + segments
+            value = walk(self.item, segments)
+            if value is MISSING and pointer[:1] == "/":
+                self.note(memo, full)
+                full = segments
+                value = walk(self.root_value, segments)
+        else:
+            full = segments
+            value = walk(self.root_value, segments)
+        region = memo.region
+        memo.region = full if region is None else common_prefix(region, full)
+        self.last_path = full
+        if value is MISSING:
+            self.misses += 1
+        return value
+
+    def note(self, memo: Memo, path: tuple[str, ...]) -> None:
+        """Widen ``memo``'s region to cover a read at ``path``."""
+        region = memo.region
+        memo.region = path if region is None else common_prefix(region, path)
+
+    def prop(self, memo: Memo, key: str) -> Any:
+        """A prop's materialised value: bindings and calls resolved, ``MISSING`` if absent."""
+        value = memo.comp.props.get(key, MISSING)
+        kind = type(value)
+        if kind is dict or kind is list:
+            return self.resolve(memo, value)
+        return value
+
+    def first(self, memo: Memo, key: str, fallback: str) -> Any:
+        """The first of two props whose value is defined (upstream's "first defined")."""
+        props = memo.comp.props
+        value = props.get(key, MISSING)
+        kind = type(value)
+        if kind is dict or kind is list:
+            value = self.resolve(memo, value)
+        if value is MISSING:
+            value = props.get(fallback, MISSING)
+            kind = type(value)
+            if kind is dict or kind is list:
+                value = self.resolve(memo, value)
+        return value
+
+    def resolve(self, memo: Memo, value: Any) -> Any:
+        """Materialise a raw value: bindings and calls resolved, ``MISSING`` entries dropped."""
+        kind = type(value)
+        if kind is dict:
+            if len(value) == 1:  # a binding, inline: nearly every dynamic value is one
+                pointer = value.get("path")
+                if pointer is None:
+                    pointer = value.get("@path")
+                if type(pointer) is str:
+                    return self.read(memo, pointer)
+            call = call_of(value)
+            if call is not None:
+                return self.call(memo, call[0], call[1])
+            out = {}
+            for key, item in value.items():
+                resolved = self.resolve(memo, item)
+                if resolved is not MISSING:
+                    out[key] = resolved
+            return out
+        if kind is list:
+            return [r for r in (self.resolve(memo, item) for item in value) if r is not MISSING]
+        return value
+
+    def call(self, memo: Memo, name: str, raw_args: Any) -> Any:
+        """Evaluate a basic-catalog function; unsupported or failing ones warn, give ``MISSING``.
+
+        A failure while an argument's binding was unresolved (data not arrived yet) is
+        a debug diagnostic; any other failure is a warning.
+        """
+        function = FUNCTIONS.get(name)
+        if function is None:
+            self.unsupported(memo, name)
+            return MISSING
+        misses = self.misses
+        args = self.resolve(memo, raw_args) if type(raw_args) is dict else {}
+        try:
+            return function(args, _CallEnv(self, memo))
+        except (ValueError, TypeError, ArithmeticError) as exc:
+            self.warn(
+                "convert.function_failed",
+                f'A2UI function "{name}" failed ({exc}); its value was dropped.',
+                memo.comp.id,
+                severity=_DEBUG if self.misses > misses else _WARNING,
+            )
+            return MISSING
+
+    def string(self, memo: Memo, value: Any, key: str) -> str | None:
+        """A string value, cut to the string limit; ``None`` when not a string."""
+        if type(value) is not str:
+            return None
+        if len(value) > self.max_string:
+            self.warn(
+                "convert.string_cut",
+                f'Prop "{key}" was cut to {self.max_string} characters.',
+                memo.comp.id,
+            )
+            return value[: self.max_string]
+        return value
+
+    def text_of(self, memo: Memo, value: Any, key: str) -> str:
+        """Text for a required text prop: numbers and booleans as JavaScript prints them."""
+        if type(value) is str and len(value) <= self.max_string:
+            return value
+        text = to_text(value)
+        if text is None or type(value) is list or type(value) is dict:
+            if value is not MISSING and value is not None:
+                self.warn(
+                    "convert.prop_invalid",
+                    f'Prop "{key}" is not text; it was left empty.',
+                    memo.comp.id,
+                )
+            return ""
+        return self.string(memo, text, key) or ""
