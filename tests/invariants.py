@@ -8,18 +8,44 @@ all use it. Imports only the package; no pytest, no hypothesis.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+import msgspec
 from msgspec import UNSET
 
+from a2ui_stream import Diagnostic, EventDecoder, Limits, Processor, decode_event, encode_event
 from a2ui_stream._vocabulary import validate_element
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from a2ui_stream import Limits, PartDiff, Processor
+    from a2ui_stream import PartDiff
 
-__all__ = ["element_problems", "feed_in_chunks", "output_problems", "split_points"]
+__all__ = [
+    "TINY_LIMITS",
+    "check_decoder_input",
+    "check_pipeline_input",
+    "element_problems",
+    "feed_in_chunks",
+    "output_problems",
+    "split_points",
+]
+
+#: Limits small enough that fuzzed input reaches every limit's code path.
+TINY_LIMITS = Limits(
+    max_depth=6,
+    max_template_items=5,
+    max_nodes=60,
+    max_line_bytes=8192,
+    max_data_model_bytes=2048,
+    max_operations=20,
+    max_live_surfaces=3,
+    max_string_length=64,
+)
+_DEFAULT = Limits()
+_SMALL_LINES = Limits(max_line_bytes=256)
+_FORMATS: tuple[Literal["auto", "jsonl", "sse"], ...] = ("auto", "jsonl", "sse", "auto")
+_encode = msgspec.json.Encoder().encode
 
 
 def _strings(value: Any, key: str, limit: int, out: list[str]) -> None:
@@ -138,3 +164,81 @@ def feed_in_chunks(processor: Processor, data: bytes, cuts: Iterable[int]) -> li
     diffs.extend(processor.feed(data[start:]))
     diffs.extend(processor.close())
     return diffs
+
+
+def _pipeline(data: bytes, limits: Limits, cuts: list[int]) -> tuple[bytes, bytes, object]:
+    processor = Processor(limits=limits)
+    diffs = feed_in_chunks(processor, data, cuts)
+    problems = output_problems(diffs, limits)
+    if problems:
+        raise AssertionError("; ".join(problems[:5]))
+    return _encode(diffs), _encode(processor.take_diagnostics()), processor.state
+
+
+def check_pipeline_input(raw: bytes) -> None:
+    """Check one pipeline fuzz input; raise ``AssertionError`` when a promise breaks.
+
+    The first byte configures (bit 7: :data:`TINY_LIMITS`; bits 0-3: extra cuts), the
+    rest is the stream. It is fed whole and cut at seeded positions: both runs must give
+    equal diffs, diagnostics and state, and every diff must pass :func:`output_problems`.
+
+    Args:
+        raw: the fuzz input.
+
+    Raises:
+        AssertionError: an invariant does not hold.
+    """
+    if not raw:
+        return
+    config, data = raw[0], raw[1:]
+    limits = TINY_LIMITS if config & 0x80 else _DEFAULT
+    whole = _pipeline(data, limits, [])
+    cut = _pipeline(data, limits, split_points(len(data), config, (config & 0x0F) + 1))
+    if whole[0] != cut[0]:
+        raise AssertionError("chunking changed the diffs")
+    if whole[1] != cut[1]:
+        raise AssertionError("chunking changed the diagnostics")
+    if whole[2] != cut[2]:
+        raise AssertionError("chunking changed the final state")
+
+
+def _decoded(data: bytes, config: int, cuts: list[int]) -> list[Any]:
+    decoder = EventDecoder(
+        format=_FORMATS[config & 0x03],
+        limits=_SMALL_LINES if config & 0x04 else _DEFAULT,
+        strict=bool(config & 0x08),
+    )
+    out: list[Any] = []
+    start = 0
+    for cut in [*cuts, len(data)]:
+        out.extend(decoder.feed(data[start:cut]))
+        start = cut
+    out.extend(decoder.close())
+    return out
+
+
+def check_decoder_input(raw: bytes) -> None:
+    """Check one decoder fuzz input; raise ``AssertionError`` when a promise breaks.
+
+    The first byte configures (bits 0-1: format auto, jsonl or sse; bit 2: a 256-byte
+    line limit; bit 3: strict; bits 4-7: extra cuts), the rest is the stream. Decoding
+    whole and cut must agree, and every event must survive encode/decode unchanged.
+
+    Args:
+        raw: the fuzz input.
+
+    Raises:
+        AssertionError: an invariant does not hold.
+    """
+    if not raw:
+        return
+    config, data = raw[0], raw[1:]
+    whole = _decoded(data, config, [])
+    cut = _decoded(data, config, split_points(len(data), config, (config >> 4) + 1))
+    if _encode(whole) != _encode(cut):
+        raise AssertionError("chunking changed the decoder's output")
+    for item in whole:
+        if isinstance(item, Diagnostic):
+            continue
+        if decode_event(encode_event(item.event)) != item.event:
+            raise AssertionError(f"round trip changed {item.event!r}")
