@@ -196,7 +196,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     process.add_argument("input", nargs="?", default="-", help="a recording, or - for stdin")
     _output_options(process)
-    process.add_argument("--log", type=Path, help="append every event to this log file")
+    process.add_argument(
+        "--log",
+        type=Path,
+        help="append every event to this log file; an existing log is resumed (folded first)",
+    )
     process.add_argument(
         "--fsync",
         choices=("always", "batch", "never"),
@@ -295,11 +299,13 @@ def _process(arguments: argparse.Namespace, logger: Any) -> int:
             log = stack.enter_context(FileLog.open(arguments.log, fsync=arguments.fsync))
             if log.recovered is not None:
                 _log_diagnostics(logger, [log.recovered])
+        keep_runs = None if arguments.final else 0
         processor = Processor(
             format=arguments.format,
             strict=arguments.strict,
             log=log,
-            keep_runs=None if arguments.final else 0,
+            keep_runs=keep_runs,
+            state=_resume(log, keep_runs, logger),
         )
         for chunk in iter_file_chunks(source):
             diffs = processor.feed(chunk)
@@ -319,6 +325,23 @@ def _process(arguments: argparse.Namespace, logger: Any) -> int:
             output.runs(processor.state.runs)
         output.flush()
     return EXIT_BAD_INPUT if processor.stopped else EXIT_OK
+
+
+def _resume(log: FileLog | None, keep_runs: int | None, logger: Any) -> StreamState | None:
+    """Fold the events a log already holds, so processing continues where it stopped.
+
+    The state is always the fold of the log: appending new events to a log whose
+    earlier events were ignored would make ``replay`` disagree with what was printed.
+    """
+    if log is None or len(log) == 0:
+        return None
+    state = StreamState()
+    for reduction in replay(log, reducer=Reducer(keep_runs=keep_runs)):
+        state = reduction.state
+        # Their diffs and warnings were printed when the events were first processed.
+        _log_diagnostics(logger, (d for d in reduction.diagnostics if d.code == "log.bad_event"))
+    logger.info("resuming from the log", path=str(log.path), events=len(log))
+    return state
 
 
 def _replay(arguments: argparse.Namespace, logger: Any) -> int:

@@ -52,6 +52,7 @@ class Processor:
         strict: bool = False,
         log: EventLog | None = None,
         keep_runs: int | None = None,
+        state: StreamState | None = None,
     ) -> None:
         """Decide the configuration once.
 
@@ -63,6 +64,8 @@ class Processor:
                 keeps no log (the state alone is kept, so memory does not grow with input).
             keep_runs: how many past runs to keep besides the current one; ``None`` keeps
                 them all, ``0`` keeps memory flat on endless streams.
+            state: the state to continue from, such as the fold of an existing log
+                (:func:`~a2ui_stream.replay`); an empty state when omitted.
         """
         self.limits = limits or Limits()
         self._decoder = EventDecoder(format=format, limits=self.limits, strict=strict)
@@ -70,7 +73,7 @@ class Processor:
         self._log = log
         self._strict = strict
         self._halted = False
-        self._state = StreamState()
+        self._state = state or StreamState()
         self._diagnostics: list[Diagnostic] = []
         self._closed = False
 

@@ -402,6 +402,21 @@ class TestLogAndReplay:
         assert len(log.read_bytes().splitlines()) == len(cases.RECORDING.splitlines())
         assert cli("process", log).out == direct.out
 
+    def test_existing_log_is_resumed(
+        self, cli: Callable[..., Result], tmp_path: Path, write: Callable[[str, bytes], Path]
+    ) -> None:
+        """A second process --log on the same log continues it: seqs go on, replay agrees."""
+        lines = cases.RECORDING.splitlines(keepends=True)
+        half = len(lines) // 2
+        log = tmp_path / "events.log"
+        first = cli("process", "--log", log, write("a", b"".join(lines[:half])))
+        second = cli("process", "--log", log, write("b", b"".join(lines[half:])))
+        whole = cli("process", cases.RECORDING_PATH)
+        assert (first.code, second.code) == (0, 0)
+        assert first.out + second.out == whole.out
+        assert cli("replay", log).out == whole.out
+        assert min(d["seq"] for d in second.lines) >= half
+
     def test_replay_from(self, cli: Callable[..., Result], tmp_path: Path) -> None:
         """replay --from SEQ writes only the diffs of events from SEQ on."""
         log = tmp_path / "events.log"
