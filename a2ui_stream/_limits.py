@@ -37,8 +37,9 @@ DEFAULT_MAX_DATA_MODEL_BYTES = 8 * 1024 * 1024
 #: Operations applied from one snapshot; the rest are skipped. Cumulative snapshots of
 #: real agents carry a handful; 10,000 bounds a hostile one.
 DEFAULT_MAX_OPERATIONS = 10_000
-#: Surfaces alive at once in one run; creating more is skipped. Thousands of surfaces
-#: in one chat are already unusual; 10,000 bounds memory.
+#: Surfaces alive at once in one activity message (one snapshot's bucket); creating more
+#: is skipped. Counted per message so that a message's surfaces never depend on other
+#: messages. Thousands of surfaces in one chat are already unusual; 10,000 bounds memory.
 DEFAULT_MAX_LIVE_SURFACES = 10_000
 #: Characters of one string copied into output; longer strings are cut there. Output
 #: is rendered in a browser, where a megabyte of text in one prop is always a mistake.
@@ -55,7 +56,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
         max_line_bytes: longest input line or SSE event.
         max_data_model_bytes: largest encoded data model of one surface.
         max_operations: operations applied from one snapshot.
-        max_live_surfaces: surfaces alive at once in one run.
+        max_live_surfaces: surfaces alive at once in one activity message.
         max_string_length: longest string copied into output.
     """
 

@@ -479,6 +479,13 @@ class TestLimits:
         assert over.codes == {"limit.live_surfaces", "op.missing_surface"}
         assert "s3" not in {d.surface_id for d in over.diffs}
 
+    def test_live_surfaces_count_per_message(self) -> None:
+        """The limit counts one activity message's surfaces, not the whole run's."""
+        limits = Limits(max_live_surfaces=1)
+        outcome = run_between([snapshot("m1", surface("a")), snapshot("m2", surface("b"))], limits)
+        assert outcome.codes == set()
+        assert {"a", "b"} <= {d.surface_id for d in outcome.diffs}
+
     def test_live_surfaces_count_deleted_ones_free(self) -> None:
         """A deleted surface frees its slot for the next one."""
         limits = Limits(max_live_surfaces=1)
