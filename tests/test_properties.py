@@ -414,3 +414,43 @@ def _schemas(path: Path) -> dict[str, Any]:
     if path not in _SCHEMAS:
         _SCHEMAS[path] = json.loads(path.read_text())["components"]
     return _SCHEMAS[path]
+
+
+def _levels(element: Any) -> int:
+    children = element.get("children")
+    kids = children if type(children) is list else [children] if children else []
+    below = max((_levels(kid) for kid in kids), default=0)
+    # A template's ListView and ListViewItem stand for one A2UI level between them.
+    return below + (0 if element["$type"] == "ListViewItem" else 1)
+
+
+class TestDepth:
+    """The A2UI depth bound, exactly."""
+
+    @_SETTINGS
+    @given(depth=st.integers(1, 70), template_every=st.integers(0, 5))
+    def test_chain_is_cut_at_max_depth(self, depth: int, template_every: int) -> None:
+        """A chain of ``depth`` nested components emits min(depth, 32) A2UI levels."""
+        comps: list[dict[str, Any]] = []
+        for level in range(depth):
+            cid = "root" if level == 0 else f"c{level}"
+            child = f"c{level + 1}"
+            if level == depth - 1:
+                comps.append({"id": cid, "component": "Text", "text": "leaf"})
+            elif template_every and level % template_every == 0:
+                comps.append(
+                    {
+                        "id": cid,
+                        "component": "List",
+                        "children": {"componentId": child, "path": "/i"},
+                    }
+                )
+            else:
+                comps.append({"id": cid, "component": "Column", "children": [child]})
+        ops = [
+            {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}},
+            {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": comps}},
+            {"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {"i": [1]}}},
+        ]
+        args = _from_scratch(ops, Limits())["s"]
+        assert _levels(args) == min(depth, Limits().max_depth)
