@@ -58,7 +58,7 @@ def _js_number(value: float) -> str:
         return "Infinity" if value > 0 else "-Infinity"
     if value.is_integer() and abs(value) < 1e21:
         return str(int(value))
-    if 1e-7 <= abs(value) < 1e21:
+    if 1e-6 <= abs(value) < 1e21:  # JavaScript: fixed notation from 1e-6 up to 1e21
         return format(Decimal(repr(value)), "f")
     mantissa, _, exponent = repr(value).partition("e")
     sign = "-" if exponent.startswith("-") else "+"

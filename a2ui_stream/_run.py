@@ -372,15 +372,9 @@ class Run:
         memo.region = region
         return out
 
-    def child(self, memo: Memo, cid: Any, path: tuple[str, ...] | None = None) -> Any:
-        """Convert one child reference of ``memo``; its element, or ``None``.
-
-        Args:
-            memo: the parent in progress.
-            cid: the referenced id (anything: a non-string is warned about).
-            path: the item path of a template child; the parent's scope when ``None``.
-        """
-        out = self.convert_refs(memo, (cid,), memo.path if path is None else path)
+    def child(self, memo: Memo, cid: Any) -> Any:
+        """Convert one child reference of ``memo`` in its scope; its element, or ``None``."""
+        out = self.convert_refs(memo, (cid,), memo.path)
         return out[0] if out else None
 
     def reached(self, memo: Memo, cid: str) -> None:
@@ -432,16 +426,36 @@ class Run:
             )
         base = self.last_path
         saved = self.item
+        kids = memo.kids = []
+        prev = memo.prev
+        depth = memo.depth + 1
+        region = memo.region
         for count, (key, item) in enumerate(entries):
             if count >= cap or not self.reserve(cid):
                 break
             self.item = item
-            child = self.child(memo, component_id, (*base, str(key)))
-            out.append(
-                {"$type": "ListViewItem"}
-                if child is None
-                else {"$type": "ListViewItem", "children": child}
-            )
+            path = (*base, str(key))
+            # The bookkeeping of convert_refs, for one child per item path.
+            before = None
+            if prev is not None:
+                if type(prev) is list:
+                    if count < len(prev) and type(prev[count]) is Memo:
+                        before = prev[count]
+                else:
+                    before = prev.get((component_id, path))
+            kid = self.visit(component_id, path, depth, before)
+            if kid is None:
+                kids.append(component_id)
+                out.append({"$type": "ListViewItem"})
+                continue
+            kids.append(kid)
+            if kid.region is not None:
+                region = kid.region if region is None else common_prefix(region, kid.region)
+            if kid.element is None:
+                out.append({"$type": "ListViewItem"})
+            else:
+                out.append({"$type": "ListViewItem", "children": kid.element})
+        memo.region = region
         self.item = saved
         return element
 
@@ -565,8 +579,11 @@ class Run:
 
     def text_of(self, memo: Memo, value: Any, key: str) -> str:
         """Text for a required text prop: numbers and booleans as JavaScript prints them."""
-        if type(value) is str and len(value) <= self.max_string:
-            return value
+        kind = type(value)
+        if kind is str and len(value) <= self.max_string:
+            return str(value)
+        if kind is int:
+            return self.string(memo, str(value), key) or ""
         text = to_text(value)
         if text is None or type(value) is list or type(value) is dict:
             if value is not MISSING and value is not None:

@@ -1,0 +1,125 @@
+"""Tests for the basic-catalog functions, called directly with a stub environment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from a2ui_stream._bindings import MISSING
+from a2ui_stream._functions import FUNCTIONS, to_text
+
+
+class StubEnv:
+    """Reads from a flat dict and records unsupported calls."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.unsupported_calls: list[str] = []
+
+    def read(self, pointer: str) -> Any:
+        return self.data.get(pointer, MISSING)
+
+    def unsupported(self, name: str) -> None:
+        self.unsupported_calls.append(name)
+
+
+def call(name: str, env: StubEnv | None = None, **args: Any) -> Any:
+    return FUNCTIONS[name](args, env or StubEnv({}))
+
+
+class TestToText:
+    @pytest.mark.parametrize(
+        ("value", "text"),
+        [
+            ("s", "s"),
+            (True, "true"),
+            (3, "3"),
+            (1.0, "1"),
+            (0.5, "0.5"),
+            (1e21, "1e+21"),
+            (1e-7, "1e-7"),
+            (1e-6, "0.000001"),
+            (1.5e-7, "1.5e-7"),
+            (float("nan"), "NaN"),
+            (float("-inf"), "-Infinity"),
+            (None, ""),
+            (MISSING, ""),
+            ([1, "a"], '[1,"a"]'),
+            ({"a": 1}, '{"a":1}'),
+        ],
+    )
+    def test_javascript_string(self, value: Any, text: str) -> None:
+        """Values read as JavaScript's ``String(value)`` would print them."""
+        assert to_text(value) == text
+
+    def test_other_values_have_no_text(self) -> None:
+        """A value that is not JSON has no text."""
+        assert to_text(object()) is None
+
+
+class TestFormatString:
+    def test_paths_literals_and_escape(self) -> None:
+        """Absolute and relative paths, literals and the ``\\${`` escape interpolate."""
+        env = StubEnv({"/n": 2, "name": "Ann"})
+        value = "${/n} for ${name} ${true} ${'q'} \\${x}"
+        assert call("formatString", env, value=value) == "2 for Ann true q ${x}"
+
+    def test_nested_calls(self) -> None:
+        """Function calls nest inside the template and inside arguments."""
+        env = StubEnv({"/n": 1})
+        value = "${pluralize(value: ${/n}, one: 'item', other: 'items')}"
+        assert call("formatString", env, value=value) == "item"
+
+    def test_unsupported_nested_call_is_reported(self) -> None:
+        """A nested call to an unknown function reads as empty and is reported."""
+        env = StubEnv({})
+        assert call("formatString", env, value="a${upper(value: 'x')}b") == "ab"
+        assert env.unsupported_calls == ["upper"]
+
+    @pytest.mark.parametrize("value", ["${/a", "${f(x)}", "${'open}", 3])
+    def test_malformed_templates_raise(self, value: Any) -> None:
+        """Malformed templates raise ValueError or TypeError for the caller to report."""
+        with pytest.raises((ValueError, TypeError)):
+            call("formatString", value=value)
+
+
+class TestFormatting:
+    def test_format_number(self) -> None:
+        """Grouping by default, fixed decimals on request, up to three otherwise."""
+        assert call("formatNumber", value=1234.5) == "1,234.5"
+        assert call("formatNumber", value=1234.5, decimals=2, grouping=False) == "1234.50"
+        assert call("formatNumber", value=-0.0001) == "0"
+
+    def test_format_currency(self) -> None:
+        """Known codes get a symbol, others the code; the sign goes first."""
+        assert call("formatCurrency", value=-6.5, currency="usd") == "-$6.50"
+        assert call("formatCurrency", value=1, currency="CHF", decimals=0) == "CHF 1"
+
+    def test_format_date(self) -> None:
+        """A Unicode pattern formats an ISO timestamp, quotes included."""
+        value = "2026-03-04T15:06:07"
+        assert call("formatDate", value=value, format="EEEE d MMM yyyy, h:mm a") == (
+            "Wednesday 4 Mar 2026, 3:06 PM"
+        )
+        assert call("formatDate", value=value, format="HH 'o''clock'") == "15 o'clock"
+
+    def test_pluralize(self) -> None:
+        """Zero and one pick their forms when given, else other."""
+        assert call("pluralize", value=0, zero="none", other="n") == "none"
+        assert call("pluralize", value=1, other="n") == "n"
+        assert call("pluralize", value=2) is MISSING
+
+    @pytest.mark.parametrize(
+        ("name", "args"),
+        [
+            ("formatNumber", {"value": "1"}),
+            ("formatCurrency", {"value": 1}),
+            ("formatDate", {"value": "not a date", "format": "y"}),
+            ("pluralize", {"value": "1"}),
+        ],
+    )
+    def test_bad_arguments_raise(self, name: str, args: dict[str, Any]) -> None:
+        """Arguments of the wrong type raise for the caller to report."""
+        with pytest.raises((ValueError, TypeError)):
+            FUNCTIONS[name](args, StubEnv({}))

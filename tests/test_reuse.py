@@ -1,0 +1,132 @@
+"""Tests for reuse: subtree summaries, data diffs and the reuse check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+
+from a2ui_stream._limits import Limits
+from a2ui_stream._reuse import Basis, Changes, Memo, changes_between, common_prefix, id_bit, mask_of
+from a2ui_stream._surface import Surface
+from a2ui_stream.a2ui import Component
+
+
+def comp(cid: str) -> Component:
+    return Component(id=cid, component="Divider", props={})
+
+
+def basis(data: Any, components: dict[str, Component] | None = None, **kw: Any) -> Basis:
+    s = Surface(surface_id=kw.get("sid", "s"), version=kw.get("version", "v0.9"),
+                components=components or {}, data_model=data)  # fmt: skip
+    return Basis(s, kw.get("limits", Limits()))
+
+
+class TestCommonPrefix:
+    @pytest.mark.parametrize(
+        ("a", "b", "expected"),
+        [
+            ((), ("x",), ()),
+            (("s", "1"), ("s", "1", "t"), ("s", "1")),
+            (("s", "1", "t"), ("s", "1"), ("s", "1")),
+            (("s", "1", "t"), ("s", "2", "t"), ("s",)),
+            (("a",), ("b",), ()),
+            (("a", "b"), ("a", "b"), ("a", "b")),
+        ],
+    )
+    def test_prefix(
+        self, a: tuple[str, ...], b: tuple[str, ...], expected: tuple[str, ...]
+    ) -> None:
+        """The longest common prefix, in either argument order."""
+        assert common_prefix(a, b) == expected
+        assert common_prefix(b, a) == expected
+
+
+class TestChanges:
+    def memo(self, region: tuple[str, ...] | None, cid: str = "x") -> Memo:
+        return Memo(comp(cid), (), 0, region=region)
+
+    @pytest.mark.parametrize(
+        ("region", "reusable"),
+        [
+            (None, True),
+            (("s", "2"), True),
+            (("s", "1", "u"), True),
+            (("s", "1", "t"), False),  # read exactly what changed
+            (("s", "1", "t", "x"), False),  # read below what changed
+            (("s", "1"), False),  # read a container holding what changed
+            ((), False),
+        ],
+    )
+    def test_region_against_a_changed_path(
+        self, region: tuple[str, ...] | None, reusable: bool
+    ) -> None:
+        """A subtree is reusable when its region neither contains nor lies under a change."""
+        changes = Changes(0, [("s", "1", "t")])
+        assert changes.unchanged(self.memo(region)) is reusable
+
+    def test_component_change_reaches_parents(self) -> None:
+        """A replaced component makes every memo that reached it unreusable."""
+        leaf = self.memo(None, "leaf")
+        parent = Memo(comp("p"), (), 0, kids=[leaf, "missing"])
+        other = Memo(comp("o"), (), 0)
+        assert not Changes(id_bit("leaf"), []).unchanged(parent)
+        assert not Changes(id_bit("missing"), []).unchanged(parent)
+        free = next(1 << i for i in range(1024) if not (1 << i) & mask_of(parent))
+        assert Changes(free, []).unchanged(parent)
+        assert mask_of(other) == id_bit("o")
+
+    def test_same_inputs_change_nothing(self) -> None:
+        """Identical bases give empty changes."""
+        b = basis({"a": 1})
+        changes = changes_between(b, b)
+        assert changes is not None
+        assert (changes.mask, changes.paths) == (0, frozenset())
+
+    @pytest.mark.parametrize(
+        ("old", "new", "paths"),
+        [
+            ({"v": 1}, {"v": 1.0}, {("v",)}),
+            ({"v": 1}, {"v": True}, {("v",)}),
+            ({"v": 0.5}, {"v": 0.5}, set()),
+            ({"a": 1, "b": 2}, {"b": 2, "a": 1}, {()}),
+            ({"a": 1}, {"a": 1, "b": 2}, {("b",)}),
+            ({"l": [1, 2]}, {"l": [1, 3, 4]}, {("l", "1"), ("l", "2")}),
+            ({"x": {"y": 1}}, {"x": [1]}, {("x",)}),
+            (msgspec.UNSET, {}, {()}),
+        ],
+    )
+    def test_data_paths(self, old: Any, new: Any, paths: set[tuple[str, ...]]) -> None:
+        """Changed paths tell 1, 1.0 and true apart and see key order, as the output would."""
+        changes = changes_between(basis(old), basis(new))
+        assert changes is not None
+        assert set(changes.paths) == paths
+
+    def test_components_changed_by_id(self) -> None:
+        """Added, removed and replaced components are in the mask; kept ones are not."""
+        kept, old_b, new_b = comp("k"), comp("b"), comp("b")
+        changes = changes_between(
+            basis({}, {"k": kept, "b": old_b, "r": comp("r")}),
+            basis({}, {"k": kept, "b": new_b, "n": comp("n")}),
+        )
+        assert changes is not None
+        assert changes.mask == id_bit("b") | id_bit("r") | id_bit("n")
+
+    @pytest.mark.parametrize(
+        "other",
+        [
+            {"limits": Limits(max_nodes=3)},
+            {"sid": "t"},
+            {"version": "v0.8"},
+        ],
+    )
+    def test_other_settings_refuse_reuse(self, other: dict[str, Any]) -> None:
+        """Different limits, surface or version never reuse."""
+        assert changes_between(basis({}), basis({}, **other)) is None
+
+    def test_too_many_changes_refuse_reuse(self) -> None:
+        """Past 256 changed paths the update counts as a new surface."""
+        old = {str(i): i for i in range(300)}
+        new = {str(i): -i - 1 for i in range(300)}
+        assert changes_between(basis(old), basis(new)) is None
