@@ -222,19 +222,20 @@ class _Interpolator:
 
     def run(self) -> str:
         text, out = self.text, []
-        while self.pos < len(text):
-            char = text[self.pos]
-            if char == "\\" and text.startswith("${", self.pos + 1):
+        while True:
+            start = text.find("${", self.pos)
+            if start < 0:
+                out.append(text[self.pos :])
+                return "".join(out)
+            if start > self.pos and text[start - 1] == "\\":  # an escaped ``${`` is literal
+                out.append(text[self.pos : start - 1])
                 out.append("${")
-                self.pos += 3
-            elif text.startswith("${", self.pos):
-                self.pos += 2
-                out.append(to_text(self.expression("}")) or "")
-                self.pos += 1
-            else:
-                out.append(char)
-                self.pos += 1
-        return "".join(out)
+                self.pos = start + 2
+                continue
+            out.append(text[self.pos : start])
+            self.pos = start + 2
+            out.append(to_text(self.expression("}")) or "")
+            self.pos += 1
 
     def expression(self, stop: str) -> Any:
         """Parse one expression up to ``stop`` (not consumed) and evaluate it."""
