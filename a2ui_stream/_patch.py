@@ -1,10 +1,12 @@
-"""JSON Patch (RFC 6902): applying a patch to a JSON value, and computing one between two.
+"""JSON values as immutable trees: patches (RFC 6902) both ways, and shared subtrees.
 
-Owns both directions: ``apply_patch`` for ``ACTIVITY_DELTA`` events and ``diff`` for
-part updates sent as patches. Values are plain JSON (dicts, lists, scalars) treated as
-immutable: applying copies only the containers along each changed path, so unchanged
-subtrees keep their identity, and ``diff`` skips any pair of subtrees that are the same
-object, which makes it cost what changed rather than what exists.
+Owns ``apply_patch`` for ``ACTIVITY_DELTA`` events, ``diff`` for part updates sent as
+patches, and ``share`` for values decoded afresh. Values are plain JSON (dicts, lists,
+scalars) treated as immutable: applying copies only the containers along each changed
+path, so unchanged subtrees keep their identity; ``diff`` skips any pair of subtrees
+that are the same object, which makes it cost what changed rather than what exists;
+``share`` gives a freshly decoded value the identity of the equal parts of the previous
+one, so every later stage can tell unchanged data with an ``is``.
 
 Must not import: state, conversion or shell modules. Does no I/O, no logging.
 """
@@ -14,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
+import msgspec
+
 from a2ui_stream._pointer import PointerError, escape_token, parse_pointer
 
-__all__ = ["PatchError", "apply_patch", "diff"]
+__all__ = ["PatchError", "apply_patch", "diff", "share"]
 
 JSON: TypeAlias = Any
 """A decoded JSON value."""
@@ -304,3 +308,38 @@ def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON
         return
     if not _json_equal(old, new):
         operations.append({"op": "replace", "path": path, "value": new})
+
+
+_ENCODE = msgspec.json.Encoder().encode
+
+
+def share(old: JSON, new: JSON) -> JSON:
+    """Return ``new`` rebuilt to reuse every subtree of ``old`` it equals.
+
+    Cumulative snapshots re-send a whole data model, decoded into new objects even
+    where nothing changed; sharing restores the identity of the unchanged parts. Equal
+    means equal as JSON: Python's ``==`` says ``1 == 1.0 == True``, so an equal pair is
+    confirmed by its encoded bytes before the old object is kept.
+
+    Args:
+        old: the previous value.
+        new: the value that replaces it.
+
+    Returns:
+        A value equal (as JSON) to ``new``; ``old`` itself when they are equal, otherwise
+        new containers holding ``old``'s equal subtrees.
+    """
+    if old is new:
+        return old
+    if type(old) is not type(new):
+        return new
+    if isinstance(new, dict):
+        if old == new and _ENCODE(old) == _ENCODE(new):
+            return old
+        return {key: share(old[key], value) if key in old else value for key, value in new.items()}
+    if isinstance(new, list):
+        if old == new and _ENCODE(old) == _ENCODE(new):
+            return old
+        count = min(len(old), len(new))
+        return [share(old[index], new[index]) for index in range(count)] + new[count:]
+    return new

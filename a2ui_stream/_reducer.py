@@ -36,7 +36,7 @@ from a2ui_stream._convert import Conversion, Converter
 from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._history import normalize_document, rehydrate
 from a2ui_stream._limits import Limits
-from a2ui_stream._patch import PatchError, apply_patch
+from a2ui_stream._patch import PatchError, apply_patch, share
 from a2ui_stream._state import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
@@ -340,6 +340,9 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
             )
             diagnostics.extend(_locate(one, key, context) for one in found)
         steps.append(surfaces)
+    if previous is not None:
+        surfaces = _share_data(previous.surfaces, surfaces)
+        steps[-1] = surfaces
     bucket = Bucket(
         message_id=key,
         surfaces=surfaces,
@@ -349,6 +352,25 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         content_bytes=content_bytes,
     )
     return _place_bucket(state, run, bucket, context, diagnostics, changed=True)
+
+
+def _share_data(old: Surfaces, new: Surfaces) -> Surfaces:
+    """Give each rebuilt surface's data the identity of the equal parts of its old data.
+
+    Why: a cumulative snapshot re-sends the whole data model, so it arrives as new
+    objects even where nothing changed; shared, the converter reuses every subtree that
+    reads only unchanged data with an identity check.
+    """
+    shared: dict[str, Surface] | None = None
+    for surface_id, surface in new.items():
+        before = old.get(surface_id)
+        if before is None or before.data_model is surface.data_model:
+            continue
+        data = share(before.data_model, surface.data_model)
+        if data is not surface.data_model:
+            shared = shared if shared is not None else dict(new)
+            shared[surface_id] = msgspec.structs.replace(surface, data_model=data)
+    return shared if shared is not None else new
 
 
 def _shared_prefix(old: Sequence[Any], new: Sequence[Any]) -> int:

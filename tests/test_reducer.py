@@ -307,6 +307,25 @@ class TestOperationsInSnapshots:
         assert old.components is new.components
         assert new.data_model == {"a": 2}
 
+    def test_resent_data_keeps_identity_where_unchanged(self) -> None:
+        """A cumulative snapshot's re-sent data shares the unchanged parts of the old data."""
+        reducer = Reducer()
+        items = [{"n": "a"}, {"n": "b"}]
+        first, _, _ = fold(
+            snapshot("m1", [*text_surface("s1"), data("s1", {"items": items})]), reducer=reducer
+        )
+        grown = [*items, {"n": "c"}]
+        second, _, _ = reducer.reduce(
+            first, snapshot("m1", [*text_surface("s1"), data("s1", {"items": grown})])
+        )
+        assert first.current is not None
+        assert second.current is not None
+        old = first.current.buckets["m1"].surfaces["s1"].data_model
+        new = second.current.buckets["m1"].surfaces["s1"].data_model
+        assert new == {"items": grown}
+        assert new["items"][0] is old["items"][0]
+        assert new["items"][1] is old["items"][1]
+
     def test_operations_limit(self) -> None:
         """Operations past the per-snapshot limit are not applied and are reported."""
         ops = [*text_surface("s1"), *text_surface("s2")]

@@ -1,0 +1,149 @@
+"""JSON values as immutable trees: RFC 6902 patches both ways, and shared subtrees."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from a2ui_stream._patch import PatchError, apply_patch, diff, share
+
+DOC: dict[str, Any] = {"a": {"b": [1, 2, 3], "c": "x"}, "d": {"e": True}, "~/": 0}
+
+# RFC 6902 appendix A style cases: (patch, expected document).
+APPLY_CASES: list[tuple[list[dict[str, Any]], Any]] = [
+    ([{"op": "add", "path": "/f", "value": 1}], {**DOC, "f": 1}),
+    ([{"op": "add", "path": "/a/b/1", "value": 9}], {**DOC, "a": {"b": [1, 9, 2, 3], "c": "x"}}),
+    ([{"op": "add", "path": "/a/b/-", "value": 4}], {**DOC, "a": {"b": [1, 2, 3, 4], "c": "x"}}),
+    ([{"op": "remove", "path": "/a/b/0"}], {**DOC, "a": {"b": [2, 3], "c": "x"}}),
+    ([{"op": "remove", "path": "/d"}], {"a": DOC["a"], "~/": 0}),
+    ([{"op": "replace", "path": "/a/c", "value": "y"}], {**DOC, "a": {"b": [1, 2, 3], "c": "y"}}),
+    ([{"op": "replace", "path": "", "value": 5}], 5),
+    ([{"op": "replace", "path": "/~0~1", "value": 1}], {**DOC, "~/": 1}),
+    (
+        [{"op": "move", "from": "/a/c", "path": "/d/c"}],
+        {"a": {"b": [1, 2, 3]}, "d": {"e": True, "c": "x"}, "~/": 0},
+    ),
+    ([{"op": "copy", "from": "/d", "path": "/g"}], {**DOC, "g": {"e": True}}),
+    ([{"op": "test", "path": "/a/b", "value": [1, 2, 3]}], DOC),
+]
+
+FAILING: list[tuple[list[Any], str]] = [
+    ([{"op": "remove", "path": "/nope"}], "does not exist"),
+    ([{"op": "replace", "path": "/a/b/3", "value": 1}], "out of range"),
+    ([{"op": "add", "path": "/a/b/01", "value": 1}], "not an array index"),
+    ([{"op": "add", "path": "/a/c/x", "value": 1}], "cannot add"),
+    ([{"op": "test", "path": "/d/e", "value": 1}], "test failed"),
+    ([{"op": "move", "from": "/a", "path": "/a/z"}], "own children"),
+    ([{"op": "jump", "path": "/a"}], "unknown op"),
+    ([{"op": "add", "path": "/x"}], "'value' is required"),
+    ([{"op": "add", "path": 3, "value": 1}], "JSON Pointer"),
+    (["add"], "must be an object"),
+    ([{"op": "add", "path": "a", "value": 1}], "bad pointer"),
+]
+
+
+class TestApplyPatch:
+    @pytest.mark.parametrize(("patch", "expected"), APPLY_CASES)
+    def test_operations(self, patch: list[dict[str, Any]], expected: Any) -> None:
+        """Each operation kind does what RFC 6902 says."""
+        assert apply_patch(DOC, patch) == expected
+
+    @pytest.mark.parametrize(("patch", "reason"), FAILING)
+    def test_failures_name_the_operation(self, patch: list[Any], reason: str) -> None:
+        """A failing operation raises PatchError with its index and reason."""
+        with pytest.raises(PatchError, match=reason) as raised:
+            apply_patch(DOC, [{"op": "test", "path": "/a/c", "value": "x"}, *patch])
+        assert raised.value.index == 1
+
+    def test_patch_must_be_a_list(self) -> None:
+        """A patch that is not an array is refused."""
+        with pytest.raises(PatchError, match="array"):
+            apply_patch(DOC, {"op": "add"})  # type: ignore[arg-type]
+
+    def test_input_is_never_changed(self) -> None:
+        """Applying a patch leaves the input document as it was."""
+        before = copy.deepcopy(DOC)
+        apply_patch(DOC, [op for patch, _ in APPLY_CASES[:6] for op in patch])
+        assert before == DOC
+
+    def test_untouched_subtrees_keep_identity(self) -> None:
+        """Only the containers along the changed path are copied."""
+        patched = apply_patch(DOC, [{"op": "replace", "path": "/a/c", "value": "y"}])
+        assert patched["d"] is DOC["d"]
+        assert patched["a"]["b"] is DOC["a"]["b"]
+        assert patched["a"] is not DOC["a"]
+
+    def test_test_compares_json_types(self) -> None:
+        """test distinguishes true from 1, as JSON does."""
+        with pytest.raises(PatchError):
+            apply_patch({"x": True}, [{"op": "test", "path": "/x", "value": 1}])
+        assert apply_patch({"x": 1}, [{"op": "test", "path": "/x", "value": 1.0}]) == {"x": 1}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=2), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+class TestDiff:
+    @settings(max_examples=300, deadline=None)
+    @given(json_values, json_values)
+    def test_diff_applies_back(self, old: Any, new: Any) -> None:
+        """Applying diff(old, new) to old gives new (object key order aside)."""
+        patched = apply_patch(old, diff(old, new))
+        assert msgspec.json.encode(patched, order="sorted") == msgspec.json.encode(
+            new, order="sorted"
+        )
+
+    def test_shared_subtrees_are_not_visited(self) -> None:
+        """Identical subtrees produce no operations: only the changed value is replaced."""
+        shared = {"big": list(range(1000))}
+        assert diff({"s": shared, "v": 1}, {"s": shared, "v": 2}) == [
+            {"op": "replace", "path": "/v", "value": 2}
+        ]
+
+    def test_equal_values_give_an_empty_patch(self) -> None:
+        """Equal documents give no operations."""
+        assert diff({"a": [1, {"b": None}]}, {"a": [1, {"b": None}]}) == []
+
+    def test_keys_are_escaped(self) -> None:
+        """Keys with / and ~ are escaped in paths."""
+        assert diff({"a/b": 1}, {"a/b": 2}) == [{"op": "replace", "path": "/a~1b", "value": 2}]
+
+
+class TestShare:
+    def test_equal_value_is_the_old_object(self) -> None:
+        """An equal value decoded afresh comes back as the old object."""
+        old = {"items": [{"n": 1}, {"n": 2}]}
+        new = msgspec.json.decode(msgspec.json.encode(old))
+        assert share(old, new) is old
+
+    def test_unchanged_parts_are_reused(self) -> None:
+        """Only the changed branch is new; equal siblings and items are the old objects."""
+        old: dict[str, Any] = {"items": [{"n": 1}, {"n": 2}], "title": {"t": "a"}}
+        new: dict[str, Any] = {"items": [{"n": 1}, {"n": 2}, {"n": 3}], "title": {"t": "b"}}
+        shared = share(old, new)
+        assert shared == new
+        assert shared["items"][0] is old["items"][0]
+        assert shared["items"][1] is old["items"][1]
+        assert shared["title"] is not old["title"]
+
+    @pytest.mark.parametrize(("old", "new"), [(1, True), (1, 1.0), (0.0, -0.0), ([1], [True])])
+    def test_json_types_are_kept_apart(self, old: Any, new: Any) -> None:
+        """Python-equal but JSON-different values are never swapped."""
+        assert msgspec.json.encode(share({"v": old}, {"v": new})) == msgspec.json.encode({"v": new})
+
+    @settings(max_examples=300, deadline=None)
+    @given(json_values, json_values)
+    def test_result_encodes_like_new(self, old: Any, new: Any) -> None:
+        """Sharing never changes what the new value encodes to."""
+        assert msgspec.json.encode(share(old, new)) == msgspec.json.encode(new)
