@@ -32,6 +32,7 @@ from msgspec import UNSET
 from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._framing import Format, Frame, Framer
 from a2ui_stream._limits import Limits
+from a2ui_stream._numbers import js_number
 from a2ui_stream.errors import UsageError
 from a2ui_stream.events import EXTRA_WIRE_NAME, Event, KnownEvent, UnknownEvent
 
@@ -66,7 +67,9 @@ _NEWLINE = b"\n"
 #: Bytes of a bad line kept in its diagnostic.
 _RAW_PREFIX = 200
 
-_FAST = msgspec.json.Decoder(KnownEvent)
+# Free-form JSON inside events (message content, state, patches) reads numbers as
+# JavaScript does, like the A2UI decoders; typed float fields are unaffected.
+_FAST = msgspec.json.Decoder(KnownEvent, float_hook=js_number)
 _FIELDS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _TYPE = msgspec.json.Decoder(str)
 _ENCODER = msgspec.json.Encoder()
@@ -77,7 +80,7 @@ _ALL: tuple[type[Event], ...] = (*_KNOWN, UnknownEvent)
 _BY_TAG: dict[str, type[Event]] = {str(cls.__struct_config__.tag): cls for cls in _KNOWN}
 #: One decoder per class, for the known fields of a line that also had unknown ones.
 _DECODERS: dict[type[Event], msgspec.json.Decoder[Any]] = {
-    cls: msgspec.json.Decoder(cls) for cls in _ALL
+    cls: msgspec.json.Decoder(cls, float_hook=js_number) for cls in _ALL
 }
 #: Wire names each class declares (``type`` included); every other key is extra.
 _WIRE_NAMES: dict[type[Event], frozenset[str]] = {

@@ -28,6 +28,7 @@ from msgspec import UNSET, UnsetType
 from msgspec.structs import astuple
 
 from a2ui_stream._diagnostics import Diagnostic, Severity
+from a2ui_stream._numbers import js_number
 from a2ui_stream._problems import no_surface, problem
 
 __all__ = [
@@ -164,8 +165,8 @@ Opened: TypeAlias = tuple[str, Wire, str, list[Diagnostic]]
 holds the unknown or foreign fields that were ignored.
 """
 
-_ENVELOPE_DECODER = msgspec.json.Decoder(_Envelope)
-_ANY_DECODER = msgspec.json.Decoder()
+_ENVELOPE_DECODER = msgspec.json.Decoder(_Envelope, float_hook=js_number)
+_ANY_DECODER = msgspec.json.Decoder(float_hook=js_number)
 
 #: Wire key -> payload type.
 _PAYLOAD_TYPES: dict[str, type[Wire]] = {

@@ -36,6 +36,7 @@ from a2ui_stream._convert import Conversion, Converter
 from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._history import normalize_document, rehydrate
 from a2ui_stream._limits import Limits
+from a2ui_stream._numbers import js_number
 from a2ui_stream._patch import PatchError, apply_patch, share
 from a2ui_stream._state import (
     A2UI_ACTIVITY_TYPE,
@@ -95,7 +96,7 @@ class _ContentView(msgspec.Struct):
 
 
 _CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
-_JSON = msgspec.json.Decoder()
+_JSON = msgspec.json.Decoder(float_hook=js_number)
 _ENCODER = msgspec.json.Encoder()
 
 
@@ -340,7 +341,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
             )
             diagnostics.extend(_locate(one, key, context) for one in found)
         steps.append(surfaces)
-    if previous is not None:
+    if previous is not None and steps:
         surfaces = _share_data(previous.surfaces, surfaces)
         steps[-1] = surfaces
     bucket = Bucket(

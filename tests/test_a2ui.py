@@ -812,7 +812,7 @@ class TestComponent:
 LAYERS = {
     "_problems": {"_diagnostics"},
     "_legacy": {"_diagnostics", "_problems"},
-    "_envelope": {"_diagnostics", "_problems"},
+    "_envelope": {"_diagnostics", "_numbers", "_problems"},
     "a2ui": {"_diagnostics", "_problems", "_legacy", "_envelope"},
 }
 

@@ -384,6 +384,19 @@ class TestActivityDelta:
             seen.append(state.current.buckets["m1"].surfaces["s1"].components)
         assert seen[1] is seen[2]
 
+    def test_empty_operation_list_after_a_delta(self) -> None:
+        """A snapshot with no operations after a delta-built bucket clears it cleanly."""
+        append = ev.ActivityDelta(
+            message_id="m1",
+            activity_type="a2ui-surface",
+            patch=[{"op": "add", "path": "/a2ui_operations/-", "value": None}],
+        )
+        state, diffs, diagnostics = fold(snapshot("m1", []), append, snapshot("m1", []))
+        assert diffs == []
+        assert state.current is not None
+        assert state.current.buckets["m1"].surfaces == {}
+        assert [d.code for d in diagnostics] == ["op.malformed"]
+
     def test_failed_patch_leaves_state_unchanged(self) -> None:
         """A patch that fails changes nothing and gives a warning."""
         reducer = Reducer()
