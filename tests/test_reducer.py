@@ -320,8 +320,8 @@ class TestOperationsInSnapshots:
         )
         assert first.current is not None
         assert second.current is not None
-        old = first.current.buckets["m1"].surfaces["s1"].data_model
-        new = second.current.buckets["m1"].surfaces["s1"].data_model
+        old: Any = first.current.buckets["m1"].surfaces["s1"].data_model
+        new: Any = second.current.buckets["m1"].surfaces["s1"].data_model
         assert new == {"items": grown}
         assert new["items"][0] is old["items"][0]
         assert new["items"][1] is old["items"][1]
