@@ -24,6 +24,8 @@ _MB = 1_000_000
 #: The system every ratio is taken from, and the systems it is compared with.
 _OURS = "ours"
 _PEERS = ("limit", "ag-ui", "a2ui-core")
+#: One color per system in every panel.
+_COLORS = {"ours": "C0", "ours-patch": "C9", "limit": "C2", "ag-ui": "C3", "a2ui-core": "C4"}
 
 
 @dataclass(frozen=True)
@@ -257,7 +259,7 @@ def _targets(rows: list[Row]) -> list[str]:
     value = 1 / _ratio(churn.get(_OURS), churn.get("limit"))
     lines.append(
         "| data-churn cumulative: snapshot ≤ 1.5x its decode cost "
-        f"| {_fmt(value, 2)}x | {_verdict(value, value <= 1.5)} |"
+        f"| {_fmt(value, 2)}x | {_verdict(value, value <= 1.5)} |".replace("| -x |", "| - |")
     )
     low = scaling.get("scaling-delta-x1", {}).get("ours-patch")
     high = scaling.get("scaling-delta-x100", {}).get("ours-patch")
@@ -268,7 +270,7 @@ def _targets(rows: list[Row]) -> list[str]:
     )
     lines.append(
         "| data-churn delta: same patch on a 100x surface < 2x the cost (patch diffs) "
-        f"| {_fmt(value, 2)}x | {_verdict(value, value < 2)} |"
+        f"| {_fmt(value, 2)}x | {_verdict(value, value < 2)} |".replace("| -x |", "| - |")
     )
     if memory:
         largest = max(memory, key=lambda r: r.meta.bytes)
@@ -371,19 +373,19 @@ def chart(rows: list[Row], path: Path) -> None:
     throughput = _by(rows, "throughput")
     scaling = _by(rows, "scaling")
     systems = sorted({s for t in throughput.values() for s in t}, key=_system_order)
-    colors = {system: f"C{index}" for index, system in enumerate(systems)}
+    colors = {system: _COLORS.get(system, "C7") for system in systems}
     if scaling:
         figure, (bars, curves) = plt.subplots(1, 2, figsize=(16, 5.5), width_ratios=(3, 2))
     else:
         figure, bars = plt.subplots(figsize=(11, 5.5))
     labelled: set[str] = set()
     for position, workload in enumerate(throughput):
-        present = [s for s in systems if s in throughput[workload]]
+        present = [
+            s for s in systems if s in throughput[workload] and throughput[workload][s].measured
+        ]
         width = 0.8 / max(len(present), 1)
         for index, system in enumerate(present):
             row = throughput[workload][system]
-            if not row.measured:
-                continue
             bars.bar(
                 position + (index - (len(present) - 1) / 2) * width,
                 row.mb_per_s,
@@ -401,23 +403,30 @@ def chart(rows: list[Row], path: Path) -> None:
         bars.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     bars.grid(axis="y", which="both", alpha=0.3)
     if scaling:
-        _draw_scaling(curves, scaling)
+        _draw_scaling(curves, scaling, _COLORS)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
 
 
-def _draw_scaling(axes: Any, table: dict[str, dict[str, Row]]) -> None:
-    series: dict[str, list[tuple[int, float]]] = {}
+def _draw_scaling(axes: Any, table: dict[str, dict[str, Row]], colors: dict[str, str]) -> None:
+    series: dict[tuple[str, str], list[tuple[int, float]]] = {}
     for workload, systems in table.items():
         form, factor = workload.rsplit("-x", 1)
         for system, row in systems.items():
             if row.measured:
-                label = f"{system} ({form.removeprefix('scaling-')})"
-                series.setdefault(label, []).append((int(factor), row.us_per_steady_event))
-    for label, points in sorted(series.items()):
+                key = (system, form.removeprefix("scaling-"))
+                series.setdefault(key, []).append((int(factor), row.us_per_steady_event))
+    for (system, form), points in sorted(series.items(), key=lambda i: _system_order(i[0][0])):
         points.sort()
-        axes.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label)
+        axes.plot(
+            [p[0] for p in points],
+            [p[1] for p in points],
+            marker="o",
+            color=colors.get(system),
+            linestyle="-" if form == "cumulative" else "--",
+            label=f"{system} ({form})",
+        )
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("surface size factor")

@@ -71,6 +71,22 @@ _QUICK_SCALING_EVENTS = {
 }
 
 
+class _SavedRow(msgspec.Struct):
+    """One measurement as kept in ``results.json``."""
+
+    mode: str
+    workload: str
+    result: Result
+    meta: workloads.Meta
+
+
+class _Saved(msgspec.Struct):
+    """Everything ``results.json`` holds: enough to redraw the report."""
+
+    environment: Environment
+    rows: list[_SavedRow]
+
+
 def _installed(system: str) -> bool:
     probe = _PROBES.get(system)
     if probe is None:
@@ -295,6 +311,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--memory-budget", type=float, help="seconds per memory run (default 900)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per cell; the fastest is kept")
     parser.add_argument("--note", action="append", default=[], help="a line for the report header")
+    parser.add_argument(
+        "--from-json", type=Path, help="re-render the report from a results.json, measuring nothing"
+    )
     parser.add_argument("--data-dir", type=Path, default=HERE / "data")
     parser.add_argument("--out-dir", type=Path)
     args = parser.parse_args(argv)
@@ -315,6 +334,16 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def _write_report(args: argparse.Namespace, rows: list[Row], env: Environment) -> None:
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    (args.out_dir / "RESULTS.md").write_text(markdown(rows, env), encoding="utf-8")
+    if importlib.util.find_spec("matplotlib") is not None:
+        chart(rows, args.out_dir / "results.png")
+    elif not args.quick:
+        print("matplotlib not installed: no chart (pip install -e '.[bench]')", file=sys.stderr)
+    print(f"wrote {args.out_dir / 'RESULTS.md'}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and write the report.
 
@@ -326,29 +355,29 @@ def main(argv: list[str] | None = None) -> int:
     """
     argv = sys.argv[1:] if argv is None else argv
     args = _parse(argv)
+    if args.from_json is not None:
+        saved = msgspec.json.decode(args.from_json.read_bytes(), type=_Saved)
+        rows = [Row(r.mode, r.workload, r.result, r.meta) for r in saved.rows]
+        _write_report(args, rows, saved.environment)
+        return 0
     systems = [s for s in args.systems if not (args.quick and not _installed(s))]
     skipped = sorted(set(args.systems) - set(systems))
     notes = [f"Skipped (not installed): {', '.join(skipped)}"] if skipped else []
     notes += args.note
-    rows: list[Row] = []
+    rows = []
     if "throughput" in args.modes:
         rows += _throughput(args, systems)
     if "scaling" in args.modes:
         rows += _scaling(args, systems)
     if "memory" in args.modes:
         rows += _memory(args)
-    args.out_dir.mkdir(parents=True, exist_ok=True)
     env = _environment(argv, notes)
-    raw = [
-        {"mode": r.mode, "workload": r.workload, "result": r.result, "meta": r.meta} for r in rows
-    ]
-    (args.out_dir / "results.json").write_bytes(msgspec.json.format(msgspec.json.encode(raw)))
-    (args.out_dir / "RESULTS.md").write_text(markdown(rows, env), encoding="utf-8")
-    if importlib.util.find_spec("matplotlib") is not None:
-        chart(rows, args.out_dir / "results.png")
-    elif not args.quick:
-        print("matplotlib not installed: no chart (pip install -e '.[bench]')", file=sys.stderr)
-    print(f"wrote {args.out_dir / 'RESULTS.md'}", flush=True)
+    saved = _Saved(
+        environment=env, rows=[_SavedRow(r.mode, r.workload, r.result, r.meta) for r in rows]
+    )
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    (args.out_dir / "results.json").write_bytes(msgspec.json.format(msgspec.json.encode(saved)))
+    _write_report(args, rows, env)
     return 0
 
 
