@@ -8,8 +8,12 @@ that decides whether a memoised subtree can be reused).
 A subtree's dependencies are summarised in two cheap values built while converting,
 so that no later conversion has to walk the old tree:
 
-- ``region``: the longest common prefix of every data path the subtree read. A changed
-  path that is neither a prefix nor an extension of it cannot touch any of those reads.
+- ``region``: a few data paths (at most :data:`MAX_REGION_PATHS`, none a prefix of
+  another) such that every path the subtree read lies at or under one of them. A changed
+  path that is neither a prefix nor an extension of any of them cannot touch those reads.
+  Several paths, not one common prefix, because a template item that also reads the root
+  model (a Button whose action context reads ``/title``) would otherwise depend on the
+  whole model, and every change anywhere would rebuild every item.
 - ``mask``: a 1024-bit Bloom-style set of the component ids the subtree reached,
   computed from the memo tree the first time components change (a fresh conversion
   pays nothing for it), then kept.
@@ -24,7 +28,7 @@ shell modules. Does no I/O, no logging.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import msgspec
 
@@ -37,17 +41,33 @@ if TYPE_CHECKING:
     from a2ui_stream.a2ui import Component
 
 __all__ = [
+    "MAX_REGION_PATHS",
+    "NOWHERE",
     "NO_WARNINGS",
     "Basis",
     "Changes",
     "Memo",
+    "Path",
+    "Region",
     "changes_between",
     "common_prefix",
     "id_bit",
+    "join",
     "mask_of",
+    "widen",
 ]
 
+Path: TypeAlias = "tuple[str, ...]"
+"""A data path: the segments of a JSON pointer, from the root of the data model."""
+
+Region: TypeAlias = "tuple[Path, ...]"
+"""Paths covering every data read of a subtree; see :func:`widen`."""
+
 NO_WARNINGS: tuple[tuple[str | None, Diagnostic], ...] = ()
+#: The region of a subtree that read no data.
+NOWHERE: Region = ()
+#: Paths a region keeps apart before the two closest are merged into their common prefix.
+MAX_REGION_PATHS: Final = 4
 
 #: Changed data paths past which an update is treated as a new surface (no reuse).
 _MAX_CHANGED_PATHS: Final = 256
@@ -77,12 +97,12 @@ class Memo(msgspec.Struct, gc=False):
         whole: ``False`` when a limit cut the subtree, which makes it depend on what
             was converted before it; such a memo is never reused whole.
         warns: the subtree's warnings, each with its once-per-conversion key.
-        region: the longest common prefix of the data paths read; ``None`` if none.
+        region: paths covering every data path the subtree read (:func:`widen`).
         mask: :func:`mask_of` once computed, ``-1`` before.
     """
 
     comp: Component
-    path: tuple[str, ...]
+    path: Path
     depth: int
     prev: Any = None
     kids: list[Memo | str] | None = None
@@ -91,7 +111,7 @@ class Memo(msgspec.Struct, gc=False):
     work: int = 0
     whole: bool = True
     warns: tuple[tuple[str | None, Diagnostic], ...] = NO_WARNINGS
-    region: tuple[str, ...] | None = None
+    region: Region = NOWHERE
     mask: int = -1
 
 
@@ -115,7 +135,7 @@ def mask_of(memo: Memo) -> int:
     return mask
 
 
-def common_prefix(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+def common_prefix(first: Path, second: Path) -> Path:
     """The longest common prefix of two paths."""
     if first is second:
         return first
@@ -127,6 +147,58 @@ def common_prefix(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str,
     while first[index] == second[index]:  # they differ before the end of ``first``
         index += 1
     return first[:index]
+
+
+def widen(region: Region, path: Path) -> Region:
+    """``region`` grown to cover ``path`` too.
+
+    A path already at or under one of the region's paths leaves it as it is; one above
+    some of them replaces those. Past :data:`MAX_REGION_PATHS` the two paths with the
+    longest common prefix merge into that prefix (the empty path covers everything), so
+    a region stays small and only ever over-approximates.
+
+    Args:
+        region: the paths so far, none a prefix of another.
+        path: the path read.
+
+    Returns:
+        The region covering both (``region`` itself when it already did).
+    """
+    if not region:
+        return (path,)
+    if path in region:
+        return region
+    size = len(path)
+    for known in region:
+        if path[: len(known)] == known:
+            return region
+    kept = tuple(known for known in region if known[:size] != path)
+    if len(kept) < MAX_REGION_PATHS:
+        return (*kept, path)
+    return _merge_closest((*kept, path))
+
+
+def join(region: Region, other: Region) -> Region:
+    """A region covering both ``region`` and ``other``."""
+    if not region or region is other:
+        return other
+    for path in other:
+        region = widen(region, path)
+    return region
+
+
+def _merge_closest(paths: Region) -> Region:
+    """Replace the two paths with the longest common prefix by that prefix."""
+    best: Path | None = None
+    for index, first in enumerate(paths):
+        for second in paths[index + 1 :]:
+            prefix = common_prefix(first, second)
+            if best is None or len(prefix) > len(best):
+                best = prefix
+    if best is None:  # a single path: nothing to merge
+        return paths
+    size = len(best)
+    return (*(path for path in paths if path[:size] != best), best)
 
 
 class Basis:
@@ -164,17 +236,19 @@ class Changes:
         """Whether nothing the memo's subtree read or reached can have changed."""
         if self.mask and self.mask & mask_of(memo):
             return False
-        region = memo.region
-        if region is None or not self.paths:
+        paths = self.paths
+        if not paths:
             return True
-        if region in self.prefixes:  # the region is a prefix of a changed path
-            return False
-        size = len(region)
-        for length in self.lengths:  # a changed path is a prefix of the region
-            if length >= size:
-                break
-            if region[:length] in self.paths:
+        prefixes, lengths = self.prefixes, self.lengths
+        for region in memo.region:
+            if region in prefixes:  # the region's path is a prefix of a changed path
                 return False
+            size = len(region)
+            for length in lengths:  # a changed path is a prefix of the region's path
+                if length >= size:
+                    break
+                if region[:length] in paths:
+                    return False
         return True
 
 
@@ -245,12 +319,14 @@ def _diff(old: Any, new: Any, path: tuple[str, ...], out: list[tuple[str, ...]])
                     return len(out) <= _MAX_CHANGED_PATHS
                 out.extend((*path, k) for k in old.keys() ^ new.keys())
             for key, value in old.items():
-                if key in new and not _diff(value, new[key], (*path, key), out):
+                after = new.get(key, value)
+                if after is not value and not _diff(value, after, (*path, key), out):
                     return False
         else:
             shorter = min(len(old), len(new))
-            for index in range(shorter):
-                if not _diff(old[index], new[index], (*path, str(index)), out):
+            for index, before in enumerate(old[:shorter]):
+                after = new[index]
+                if before is not after and not _diff(before, after, (*path, str(index)), out):
                     return False
             out.extend((*path, str(i)) for i in range(shorter, max(len(old), len(new))))
         return len(out) <= _MAX_CHANGED_PATHS

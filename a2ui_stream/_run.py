@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 from a2ui_stream._bindings import MISSING, call_of, split_pointer, template_of, walk
 from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._functions import FUNCTIONS, to_text
-from a2ui_stream._reuse import Memo, common_prefix
+from a2ui_stream._reuse import NOWHERE, Memo, join, widen
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -255,11 +255,15 @@ class Run:
             self.warn("convert.component_missing", f'A2UI component "{cid}" was not found.', cid)
             return None
         before: Any = None
+        region = NOWHERE
         if prev is not None:
             if prev.comp is comp:
-                if prev.path == path and self.reusable(prev):
-                    return prev
-                before = prev.kids
+                if prev.path == path:
+                    if self.reusable(prev):
+                        return prev
+                    # Kids matched by position and taken whole are covered by this region
+                    # already, so only the kids converted again need joining into it.
+                    before, region = prev.kids, prev.region
             elif prev.comp.id == cid and prev.kids is not None:
                 before = {(k.comp.id, k.path): k for k in reversed(prev.kids) if type(k) is Memo}
         children = comp.props.get("children")
@@ -278,7 +282,7 @@ class Run:
             if self.nodes >= self.max_nodes:
                 self.reserve(cid)
                 return None
-        memo = Memo(comp, path, depth, before)
+        memo = Memo(comp, path, depth, before, region=region)
         start_nodes, start_work, start_log = self.nodes, self.work - 1, len(self.log)
         self.visited.add(cid)
         if template is not None:
@@ -292,8 +296,7 @@ class Run:
                     first = element.get("children")
                     element["children"] = out if first is None else first + out
         self.visited.discard(cid)
-        if before is not None:
-            memo.prev = None
+        memo.prev = None
         memo.element = element
         # A limit that stopped the traversal inside this subtree made its output depend
         # on what came before it: its complete children stay reusable, it does not.
@@ -329,7 +332,7 @@ class Run:
         Each child's memo joins ``memo.kids`` (its id, for a reference that emitted
         nothing), matched with the previous conversion's child at the same position
         (same component) or of the same id and item path (changed component). The
-        children's regions join ``memo``'s.
+        children's regions join ``memo``'s (:func:`~a2ui_stream._reuse.join`).
 
         Args:
             memo: the parent in progress.
@@ -365,8 +368,8 @@ class Run:
                 kids.append(cid)  # reached, emitted nothing: it may appear later
                 continue
             kids.append(kid)
-            if kid.region is not None:
-                region = kid.region if region is None else common_prefix(region, kid.region)
+            if kid.region and (kid is not before or type(prev) is not list):
+                region = join(region, kid.region)
             if kid.element is not None:
                 out.append(kid.element)
         memo.region = region
@@ -424,18 +427,34 @@ class Run:
                 cid,
                 once=True,
             )
-        base = self.last_path
         saved = self.item
+        self.expand(memo, component_id, entries, out)
+        self.item = saved
+        return element
+
+    def expand(self, memo: Memo, component_id: str, entries: Any, out: list[Any]) -> None:
+        """Convert a template's items in their scopes, one ListViewItem each into ``out``.
+
+        The bookkeeping of :meth:`convert_refs`, for one child per item path; an item
+        whose previous memo can be taken whole skips the visit. Such a memo exists only
+        where the same reference, at the same depth under the same ancestors, passed the
+        visit's checks before, so only the work budget and the reuse check remain.
+        """
+        cid = memo.comp.id
+        base = self.last_path
         kids = memo.kids = []
         prev = memo.prev
         depth = memo.depth + 1
         region = memo.region
+        cap = self.max_items
+        same = self.components.get(component_id) if type(prev) is list else None
+        if component_id in self.visited:
+            same = None
         for count, (key, item) in enumerate(entries):
             if count >= cap or not self.reserve(cid):
                 break
             self.item = item
             path = (*base, str(key))
-            # The bookkeeping of convert_refs, for one child per item path.
             before = None
             if prev is not None:
                 if type(prev) is list:
@@ -443,21 +462,31 @@ class Run:
                         before = prev[count]
                 else:
                     before = prev.get((component_id, path))
+            if before is not None and before.comp is same and before.path == path:
+                self.work += 1
+                if self.work <= self.max_work and self.reusable(before):
+                    kids.append(before)  # its region is in the inherited one already
+                    done = before.element
+                    out.append(
+                        {"$type": "ListViewItem"}
+                        if done is None
+                        else {"$type": "ListViewItem", "children": done}
+                    )
+                    continue
+                self.work -= 1
             kid = self.visit(component_id, path, depth, before)
             if kid is None:
                 kids.append(component_id)
                 out.append({"$type": "ListViewItem"})
                 continue
             kids.append(kid)
-            if kid.region is not None:
-                region = kid.region if region is None else common_prefix(region, kid.region)
+            if kid.region and (kid is not before or type(prev) is not list):
+                region = join(region, kid.region)
             if kid.element is None:
                 out.append({"$type": "ListViewItem"})
             else:
                 out.append({"$type": "ListViewItem", "children": kid.element})
         memo.region = region
-        self.item = saved
-        return element
 
     # -- data ---------------------------------------------------------------------------
 
@@ -467,6 +496,10 @@ class Run:
         Relative pointers read the current item; absolute ones read the item first
         (upstream's reading) and the root model when the item lacks them (the spec's).
         Sets :attr:`last_path` to where the value was read.
+
+        A read inside a template item is noted as a read of the whole item (the scope
+        path, one shared tuple per item): a little coarser than the exact path, but the
+        region then takes it with one identity check, and a template item is small.
         """
         segments = self.pointers.get(pointer)
         if segments is None:
@@ -475,26 +508,22 @@ class Run:
             segments = self.pointers[pointer] = split_pointer(pointer)
         scope = memo.path
         if scope:
-            full = scope + segments
+            if scope not in memo.region:
+                memo.region = widen(memo.region, scope)
             value = walk(self.item, segments)
             if value is MISSING and pointer[:1] == "/":
-                self.note(memo, full)
-                full = segments
+                memo.region = widen(memo.region, segments)
+                self.last_path = segments
                 value = walk(self.root_value, segments)
+            else:
+                self.last_path = scope + segments
         else:
-            full = segments
+            memo.region = widen(memo.region, segments)
+            self.last_path = segments
             value = walk(self.root_value, segments)
-        region = memo.region
-        memo.region = full if region is None else common_prefix(region, full)
-        self.last_path = full
         if value is MISSING:
             self.misses += 1
         return value
-
-    def note(self, memo: Memo, path: tuple[str, ...]) -> None:
-        """Widen ``memo``'s region to cover a read at ``path``."""
-        region = memo.region
-        memo.region = path if region is None else common_prefix(region, path)
 
     def prop(self, memo: Memo, key: str) -> Any:
         """A prop's materialised value: bindings and calls resolved, ``MISSING`` if absent."""

@@ -1044,6 +1044,43 @@ def dashboard(rows: int, data_seed: int = 0) -> tuple[list[dict[str, Any]], dict
     return raw, data
 
 
+def catalog(count: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A title over a template of product cards whose buttons also read the root model."""
+    raw: list[dict[str, Any]] = [
+        root("Column", children=["title", "list", "footer"]),
+        {"id": "title", "component": "Text", "text": {"path": "/title"}, "variant": "h2"},
+        {"id": "list", "component": "List", "children": {"componentId": "card", "path": "/items"}},
+        {"id": "card", "component": "Card", "child": "row"},
+        {"id": "row", "component": "Row", "children": ["name", "price", "buy"]},
+        {"id": "name", "component": "Text", "text": {"path": "name"}},
+        {"id": "price", "component": "Text", "text": {"path": "/price"}},  # item first
+        {
+            "id": "buy",
+            "component": "Button",
+            "child": "buyl",
+            "action": {
+                "event": {
+                    "name": "buy",
+                    "context": {"t": {"path": "/title"}, "n": {"path": "name"}},
+                }
+            },
+        },
+        {"id": "buyl", "component": "Text", "text": "Buy"},
+        {
+            "id": "footer",
+            "component": "Text",
+            "text": {"call": "formatString", "args": {"value": "${/count} items"}},
+        },
+    ]
+    items = [{"name": f"p{i}", "price": i} for i in range(count)]
+    return raw, {"title": "Shop", "count": count, "items": items}
+
+
+def item_elements(result: Conversion) -> list[Any]:
+    assert result.element is not None
+    return [item.get("children") for item in result.element["children"][1]["children"]]
+
+
 class TestReuse:
     def test_same_inputs_reuse_the_whole_tree(self) -> None:
         """Converting the same surface again returns the same element object."""
@@ -1120,6 +1157,67 @@ class TestReuse:
             True, False, True, True,
         ]  # fmt: skip
         assert js(new_cards[1]).count("ListViewItem") == 4
+
+    def test_one_item_changed_rebuilds_only_that_item(self) -> None:
+        """Items that also read the root model are reused when another item changes."""
+        raw, data = catalog(30)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        items = list(data["items"])
+        items[14] = {**items[14], "name": "changed"}  # copy-on-write, as the reducer patches
+        again = CONVERTER.convert(
+            msgspec.structs.replace(s, data_model={**data, "items": items}), first
+        )
+        reused = [a is b for a, b in zip(item_elements(first), item_elements(again), strict=True)]
+        assert reused == [i != 14 for i in range(30)]
+        fresh = CONVERTER.convert(msgspec.structs.replace(s, data_model={**data, "items": items}))
+        assert (again.element, again.warnings) == (fresh.element, fresh.warnings)
+
+    def test_root_value_read_by_every_item_rebuilds_them_all(self) -> None:
+        """A root value that every item reads changes every item, and nothing else."""
+        raw, data = catalog(5)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        again = CONVERTER.convert(
+            msgspec.structs.replace(s, data_model={**data, "title": "New"}), first
+        )
+        assert not any(
+            a is b for a, b in zip(item_elements(first), item_elements(again), strict=True)
+        )
+        assert first.element is not None
+        assert again.element is not None
+        assert again.element["children"][2] is first.element["children"][2]  # the footer
+        assert js(again.element).count('"t":"New"') == 5
+
+    def test_growing_list_converts_only_the_new_item(self) -> None:
+        """A list decoded afresh with one more item reuses every earlier item."""
+        raw, data = catalog(6)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        grown = msgspec.json.decode(msgspec.json.encode(data))
+        grown["items"].append({"name": "new", "price": 1})
+        grown["count"] = 7
+        again = CONVERTER.convert(msgspec.structs.replace(s, data_model=grown), first)
+        old, new = item_elements(first), item_elements(again)
+        assert [a is b for a, b in zip(old, new, strict=False)] == [True] * 6
+        assert len(new) == 7
+        assert (
+            again.element == CONVERTER.convert(msgspec.structs.replace(s, data_model=grown)).element
+        )
+
+    def test_item_gaining_a_field_read_from_the_root_changes(self) -> None:
+        """An absolute path read from the root switches to the item once the item has it."""
+        raw, data = catalog(3)
+        data["price"] = "root price"
+        s = surface(*raw, data={**data, "items": [{"name": "a"}, {"name": "b"}]})
+        first = CONVERTER.convert(s)
+        assert js(first.element).count("root price") == 2
+        items = [{"name": "a"}, {"name": "b", "price": "own"}]
+        again = CONVERTER.convert(
+            msgspec.structs.replace(s, data_model={**data, "items": items}), first
+        )
+        assert js(again.element).count("root price") == 1
+        assert '"value":"own"' in js(again.element)
 
     def test_type_change_is_seen(self) -> None:
         """1, 1.0 and true are different values even where Python says they are equal."""
@@ -1205,6 +1303,57 @@ class TestReuse:
             assert incremental.warnings == fresh.warnings
             if incremental.element is not None:
                 assert validate_element(incremental.element) == []
+            previous = incremental
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.data())
+    def test_incremental_equals_fresh_on_shared_data(self, data: st.DataObject) -> None:
+        """Copy-on-write data edits, as the reducer makes them: reuse never changes the result."""
+        raw, model = catalog(data.draw(st.integers(0, 6)))
+        converter = Converter(
+            limits=Limits(
+                max_nodes=data.draw(st.sampled_from([5000, 30, 9])),
+                max_template_items=data.draw(st.sampled_from([100, 3])),
+            )
+        )
+        current = surface(*raw, data=model)
+        previous = converter.convert(current)
+        values = st.one_of(
+            st.text(max_size=2), st.integers(-1, 1), st.booleans(), st.none(), st.just(1.0)
+        )
+        for _ in range(data.draw(st.integers(1, 6))):
+            kind = data.draw(st.sampled_from(["field", "root", "append", "drop", "equal", "comp"]))
+            items = list(model.get("items") or [])
+            components = dict(current.components)
+            if kind == "field" and items:
+                i = data.draw(st.integers(0, len(items) - 1))
+                key = data.draw(st.sampled_from(["name", "price", "title"]))
+                items[i] = {**items[i], key: data.draw(values)}
+            elif kind == "root":
+                model = {
+                    **model,
+                    data.draw(st.sampled_from(["title", "price", "count"])): data.draw(values),
+                }
+            elif kind == "append":
+                items.append({"name": data.draw(values)})
+            elif kind == "drop" and items:
+                del items[data.draw(st.integers(0, len(items) - 1))]
+            elif kind == "equal":
+                items = msgspec.json.decode(msgspec.json.encode(items))
+            elif kind == "comp":
+                cid = data.draw(st.sampled_from(["name", "buy", "row", "card"]))
+                props = {**components[cid].props, "variant": "h1"}
+                components[cid] = Component(
+                    id=cid, component=components[cid].component, props=props
+                )
+            model = {**model, "items": items}
+            current = Surface(
+                surface_id="s1", version="v0.9", components=components, data_model=model
+            )
+            incremental = converter.convert(current, previous)
+            fresh = converter.convert(current)
+            assert js(incremental.element) == js(fresh.element)
+            assert incremental.warnings == fresh.warnings
             previous = incremental
 
 

@@ -8,7 +8,18 @@ import msgspec
 import pytest
 
 from a2ui_stream._limits import Limits
-from a2ui_stream._reuse import Basis, Changes, Memo, changes_between, common_prefix, id_bit, mask_of
+from a2ui_stream._reuse import (
+    MAX_REGION_PATHS,
+    Basis,
+    Changes,
+    Memo,
+    changes_between,
+    common_prefix,
+    id_bit,
+    join,
+    mask_of,
+    widen,
+)
 from a2ui_stream._surface import Surface
 from a2ui_stream.a2ui import Component
 
@@ -43,9 +54,60 @@ class TestCommonPrefix:
         assert common_prefix(b, a) == expected
 
 
+class TestRegion:
+    @pytest.mark.parametrize(
+        ("region", "path", "expected"),
+        [
+            ((), ("a", "b"), (("a", "b"),)),
+            ((("a",),), ("a", "b"), (("a",),)),  # already covered
+            ((("a", "b"),), ("a", "b"), (("a", "b"),)),
+            ((("a", "b"), ("c",)), ("a",), (("c",), ("a",))),  # replaces what it covers
+            ((("a", "b"),), ("c",), (("a", "b"), ("c",))),  # kept apart, not ()
+            (((),), ("x", "y"), ((),)),  # the empty path covers everything
+        ],
+    )
+    def test_widen(
+        self,
+        region: tuple[tuple[str, ...], ...],
+        path: tuple[str, ...],
+        expected: tuple[tuple[str, ...], ...],
+    ) -> None:
+        """A region grows to cover a path, keeping unrelated paths apart."""
+        assert widen(region, path) == expected
+
+    def test_widen_merges_the_closest_paths_when_full(self) -> None:
+        """Past the limit the two paths with the longest common prefix merge."""
+        region: tuple[tuple[str, ...], ...] = ()
+        paths = [("t",), ("items", "1", "a"), ("items", "1", "b"), ("x",), ("items", "2")]
+        for path in paths[:MAX_REGION_PATHS]:
+            region = widen(region, path)
+        assert len(region) == MAX_REGION_PATHS
+        region = widen(region, paths[MAX_REGION_PATHS])
+        assert set(region) == {("t",), ("x",), ("items", "1"), ("items", "2")}
+        region = widen(region, ("y",))  # nothing shares more than the items do
+        assert set(region) == {("t",), ("x",), ("y",), ("items",)}
+
+    def test_widen_never_loses_a_path(self) -> None:
+        """Whatever the order, every path read stays at or under a region path."""
+        paths = [(a, b) for a in "abcdef" for b in "xyz"]
+        region: tuple[tuple[str, ...], ...] = ()
+        for path in paths:
+            region = widen(region, path)
+            assert len(region) <= MAX_REGION_PATHS
+        for path in paths:
+            assert any(path[: len(r)] == r for r in region)
+
+    def test_join(self) -> None:
+        """Joining covers both regions; joining the same region is free."""
+        first = (("a", "1"), ("t",))
+        assert join((), first) is first
+        assert join(first, first) is first
+        assert set(join(first, (("a",), ("u",)))) == {("t",), ("a",), ("u",)}
+
+
 class TestChanges:
     def memo(self, region: tuple[str, ...] | None, cid: str = "x") -> Memo:
-        return Memo(comp(cid), (), 0, region=region)
+        return Memo(comp(cid), (), 0, region=() if region is None else (region,))
 
     @pytest.mark.parametrize(
         ("region", "reusable"),
@@ -65,6 +127,14 @@ class TestChanges:
         """A subtree is reusable when its region neither contains nor lies under a change."""
         changes = Changes(0, [("s", "1", "t")])
         assert changes.unchanged(self.memo(region)) is reusable
+
+    def test_any_region_path_meeting_a_change_counts(self) -> None:
+        """A region of several paths is touched when any of them is."""
+        changes = Changes(0, [("items", "3", "name")])
+        apart = Memo(comp("x"), (), 0, region=(("items", "2"), ("title",)))
+        touched = Memo(comp("x"), (), 0, region=(("title",), ("items", "3")))
+        assert changes.unchanged(apart)
+        assert not changes.unchanged(touched)
 
     def test_component_change_reaches_parents(self) -> None:
         """A replaced component makes every memo that reached it unreusable."""
@@ -124,6 +194,16 @@ class TestChanges:
     def test_other_settings_refuse_reuse(self, other: dict[str, Any]) -> None:
         """Different limits, surface or version never reuse."""
         assert changes_between(basis({}), basis({}, **other)) is None
+
+    def test_shared_subtrees_are_not_walked(self) -> None:
+        """Data that keeps identity off the changed path diffs to exactly that path."""
+        items = [{"name": f"n{i}", "tags": [i]} for i in range(50)]
+        old = {"title": "T", "items": items}
+        new_items = list(items)
+        new_items[7] = {**items[7], "name": "changed"}
+        changes = changes_between(basis(old), basis({**old, "items": new_items}))
+        assert changes is not None
+        assert set(changes.paths) == {("items", "7", "name")}
 
     def test_too_many_changes_refuse_reuse(self) -> None:
         """Past 256 changed paths the update counts as a new surface."""
