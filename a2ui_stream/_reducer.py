@@ -326,33 +326,54 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
             previous, operation_keys=tuple(keys), content=document, content_bytes=content_bytes
         )
         return _place_bucket(state, run, bucket, context, diagnostics, changed=False)
-    steps: list[Surfaces] = list(previous.steps[:shared]) if previous else []
-    surfaces: Surfaces = steps[-1] if steps else {}
-    for index in range(shared, len(keys)):
+    checkpoints = [c for c in previous.checkpoints if c[0] <= shared] if previous else []
+    start, surfaces = checkpoints[-1] if checkpoints else (0, {})
+    for index in range(start, len(keys)):
         if documents is None:
             operation: Operation | Diagnostic = decode_operation(keys[index], index=index)
         else:
             operation = normalize_document(documents[index], index)
+        # Operations before ``shared`` are replayed from the nearest checkpoint; they
+        # were reported when first applied.
+        report = index >= shared
         if isinstance(operation, Diagnostic):
-            diagnostics.append(_locate(operation, key, context))
+            if report:
+                diagnostics.append(_locate(operation, key, context))
         else:
             surfaces, found = apply_operation(
                 surfaces, operation, index=index, limits=context.limits
             )
-            diagnostics.extend(_locate(one, key, context) for one in found)
-        steps.append(surfaces)
-    if previous is not None and steps:
+            if report:
+                diagnostics.extend(_locate(one, key, context) for one in found)
+        if _is_checkpoint(index + 1, len(keys)):
+            checkpoints.append((index + 1, surfaces))
+    if previous is not None and checkpoints and checkpoints[-1][0] == len(keys):
         surfaces = _share_data(previous.surfaces, surfaces)
-        steps[-1] = surfaces
+        checkpoints[-1] = (len(keys), surfaces)
     bucket = Bucket(
         message_id=key,
         surfaces=surfaces,
         operation_keys=tuple(keys),
-        steps=tuple(steps),
+        checkpoints=tuple(checkpoints),
         content=document,
         content_bytes=content_bytes,
     )
     return _place_bucket(state, run, bucket, context, diagnostics, changed=True)
+
+
+#: Snapshots of real agents carry a handful of operations: keep the surfaces after
+#: each of the first ones, so a re-sent snapshot restarts exactly where it changed.
+_DENSE_CHECKPOINTS = 64
+
+
+def _is_checkpoint(count: int, total: int) -> bool:
+    """Whether to keep the surfaces after the first ``count`` of ``total`` operations.
+
+    Every count up to ``_DENSE_CHECKPOINTS``, then powers of two, then the last: memory
+    stays logarithmic in a hostile snapshot's length, and a restart replays at most as
+    many operations again as it skipped.
+    """
+    return count <= _DENSE_CHECKPOINTS or count & (count - 1) == 0 or count == total
 
 
 def _share_data(old: Surfaces, new: Surfaces) -> Surfaces:

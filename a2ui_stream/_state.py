@@ -100,7 +100,9 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True):
         surfaces: surfaces by id after every operation.
         operation_keys: per operation, its undecoded bytes (from a wire snapshot) or its
             decoded JSON value (after a delta); what the next snapshot is compared against.
-        steps: surfaces after each operation; ``steps[i]`` follows operation ``i``.
+        checkpoints: ``(count, surfaces)`` pairs: the surfaces after the first ``count``
+            operations, for every count up to 64, then at powers of two and the last, so
+            a snapshot that changes late restarts near where it changed.
         content: the content as a decoded JSON value, once a delta needed it.
         content_bytes: the undecoded content of the wire snapshot that built the bucket;
             an identical snapshot is recognised by it without being decoded.
@@ -109,7 +111,7 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True):
     message_id: str
     surfaces: Surfaces
     operation_keys: tuple[Any, ...] = ()
-    steps: tuple[Surfaces, ...] = ()
+    checkpoints: tuple[tuple[int, Surfaces], ...] = ()
     content: JSON | UnsetType = UNSET
     content_bytes: bytes | None = None
 

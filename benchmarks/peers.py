@@ -2,8 +2,8 @@
 
 Owns one runner per system, all fed the same bytes in the same 64 KiB chunks:
 
-- ``ours``: ``a2ui_stream.Processor``, bytes in, part diffs out (``ours-patch`` asks
-  for patch-form diffs). Imported lazily; reported unavailable until it exists.
+- ``ours``: ``a2ui_stream.Processor(keep_runs=0)``, bytes in, part diffs out
+  (``ours-patch`` also renders each update as an RFC 6902 patch).
 - ``limit``: ``msgspec.json.Decoder().decode`` on every line, nothing else.
 - ``ag-ui``: the official AG-UI SDK (``ag-ui-protocol``): pydantic validation of
   every line into its ``Event`` union, decode only.
@@ -321,35 +321,44 @@ class _A2uiCore(_LineRunner):
 
 
 class _Ours:
-    """``a2ui_stream.Processor``: bytes in, part diffs out."""
+    """``a2ui_stream.Processor``: bytes in, part diffs out.
 
-    def __init__(self, diffs: str | None) -> None:
+    Runs the streaming configuration the command line uses: no event log and no past
+    runs kept (``keep_runs=0``), so memory follows the live surfaces, not the input.
+    ``ours-patch`` also renders every update as an RFC 6902 patch, as
+    ``a2ui-stream process --diffs patch`` does.
+    """
+
+    def __init__(self, *, patches: bool) -> None:
         try:
-            # By name, so the harness runs (and type-checks) before the processor lands.
+            # By name, so the harness runs (and type-checks) without the package built.
             processor_type = importlib.import_module("a2ui_stream").Processor
         except (ImportError, AttributeError) as exc:
             raise Unavailable(f"a2ui_stream.Processor not available: {exc}") from exc
-        try:
-            self._processor: Any = (
-                processor_type() if diffs is None else processor_type(diffs=diffs)
-            )
-        except TypeError as exc:  # an older Processor without the ``diffs`` option
-            raise Unavailable(f"Processor(diffs={diffs!r}) not supported: {exc}") from exc
+        self._processor: Any = processor_type(keep_runs=0)
+        self._patches = patches
         self.outputs = 0
         self.failures = 0
         self.first_failure = ""
 
+    def _count(self, diffs: list[Any]) -> None:
+        self.outputs += len(diffs)
+        if self._patches:
+            for diff in diffs:
+                if diff.op == "update":
+                    diff.patch()
+
     def feed(self, chunk: bytes) -> None:
-        self.outputs += len(self._processor.feed(chunk))
+        self._count(self._processor.feed(chunk))
 
     def close(self) -> None:
-        self.outputs += len(self._processor.close())
+        self._count(self._processor.close())
 
 
 #: Runner factories by system name.
 RUNNERS: dict[str, Callable[[], Runner]] = {
-    "ours": lambda: _Ours(None),
-    "ours-patch": lambda: _Ours("patch"),
+    "ours": lambda: _Ours(patches=False),
+    "ours-patch": lambda: _Ours(patches=True),
     "limit": _Limit,
     "ag-ui": _AgUi,
     "a2ui-core": _A2uiCore,

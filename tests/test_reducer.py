@@ -326,6 +326,24 @@ class TestOperationsInSnapshots:
         assert new["items"][0] is old["items"][0]
         assert new["items"][1] is old["items"][1]
 
+    def test_long_snapshot_keeps_few_checkpoints_and_restarts_exactly(self) -> None:
+        """A 300-operation snapshot keeps logarithmically many checkpoints; a late change
+        restarts from one and gives the same surfaces as a fresh reduction."""
+        sets = [data("s1", i, path=f"/k{i}") for i in range(298)]
+        first_ops = [*text_surface("s1", {"path": "/k200"}), *sets]
+        changed = [*first_ops[:202], data("s1", "new", path="/k200"), *first_ops[203:]]
+        reducer = Reducer()
+        state, _, _ = fold(snapshot("m1", first_ops), reducer=reducer)
+        assert state.current is not None
+        assert len(state.current.buckets["m1"].checkpoints) <= 64 + 9 + 1
+        state, diffs, diagnostics = reducer.reduce(state, snapshot("m1", changed))
+        fresh, _, _ = Reducer().reduce(StreamState(), snapshot("m1", changed))
+        assert state.current is not None
+        assert fresh.current is not None
+        assert state.current.buckets["m1"].surfaces == fresh.current.buckets["m1"].surfaces
+        assert [d.args for d in diffs] == [{"$type": "Markdown", "value": "new"}]
+        assert diagnostics == ()
+
     def test_operations_limit(self) -> None:
         """Operations past the per-snapshot limit are not applied and are reported."""
         ops = [*text_surface("s1"), *text_surface("s2")]
