@@ -9,11 +9,12 @@ A subtree's dependencies are summarised in two cheap values built while converti
 so that no later conversion has to walk the old tree:
 
 - ``region``: a few data paths (at most :data:`MAX_REGION_PATHS`, none a prefix of
-  another) such that every path the subtree read lies at or under one of them. A changed
-  path that is neither a prefix nor an extension of any of them cannot touch those reads.
-  Several paths, not one common prefix, because a template item that also reads the root
-  model (a Button whose action context reads ``/title``) would otherwise depend on the
-  whole model, and every change anywhere would rebuild every item.
+  another) such that every path the subtree read lies at or under one of them or under
+  the template item in scope (a memo depends on its whole item, at no cost to note). A
+  changed path that is neither a prefix nor an extension of any of them cannot touch
+  those reads. Several paths, not one common prefix, because a template item that also
+  reads the root model (a Button whose action context reads ``/title``) would otherwise
+  depend on the whole model, and every change anywhere would rebuild every item.
 - ``mask``: a 1024-bit Bloom-style set of the component ids the subtree reached,
   computed from the memo tree the first time components change (a fresh conversion
   pays nothing for it), then kept.
@@ -88,6 +89,9 @@ class Memo(msgspec.Struct, gc=False):
         depth: the component's depth (root 0).
         prev: while converting, the previous memo's ``kids`` (same component) or those
             kids by ``(id, path)`` (changed component); ``None`` once done.
+        region: paths covering every data path the subtree read (:func:`widen`),
+            except reads of the template item in scope: a memo depends on its whole
+            item, ``path``, whatever it read of it.
         kids: the memo of each child reference in visit order, or the referenced id
             where the reference emitted nothing (or, for a Button's label, was read
             without being converted); ``None`` when there were none.
@@ -97,7 +101,6 @@ class Memo(msgspec.Struct, gc=False):
         whole: ``False`` when a limit cut the subtree, which makes it depend on what
             was converted before it; such a memo is never reused whole.
         warns: the subtree's warnings, each with its once-per-conversion key.
-        region: paths covering every data path the subtree read (:func:`widen`).
         mask: :func:`mask_of` once computed, ``-1`` before.
     """
 
@@ -105,13 +108,13 @@ class Memo(msgspec.Struct, gc=False):
     path: Path
     depth: int
     prev: Any = None
+    region: Region = NOWHERE
     kids: list[Memo | str] | None = None
     element: dict[str, Any] | None = None
     count: int = 0
     work: int = 0
     whole: bool = True
     warns: tuple[tuple[str | None, Diagnostic], ...] = NO_WARNINGS
-    region: Region = NOWHERE
     mask: int = -1
 
 
@@ -169,10 +172,14 @@ def widen(region: Region, path: Path) -> Region:
     if path in region:
         return region
     size = len(path)
+    under = False
     for known in region:
-        if path[: len(known)] == known:
-            return region
-    kept = tuple(known for known in region if known[:size] != path)
+        if len(known) <= size:
+            if path[: len(known)] == known:
+                return region
+        elif known[:size] == path:
+            under = True
+    kept = tuple(known for known in region if known[:size] != path) if under else region
     if len(kept) < MAX_REGION_PATHS:
         return (*kept, path)
     return _merge_closest((*kept, path))
@@ -240,7 +247,8 @@ class Changes:
         if not paths:
             return True
         prefixes, lengths = self.prefixes, self.lengths
-        for region in memo.region:
+        scope = memo.path
+        for region in (*memo.region, scope) if scope else memo.region:
             if region in prefixes:  # the region's path is a prefix of a changed path
                 return False
             size = len(region)

@@ -282,7 +282,7 @@ class Run:
             if self.nodes >= self.max_nodes:
                 self.reserve(cid)
                 return None
-        memo = Memo(comp, path, depth, before, region=region)
+        memo = Memo(comp, path, depth, before, region)
         start_nodes, start_work, start_log = self.nodes, self.work - 1, len(self.log)
         self.visited.add(cid)
         if template is not None:
@@ -368,8 +368,9 @@ class Run:
                 kids.append(cid)  # reached, emitted nothing: it may appear later
                 continue
             kids.append(kid)
-            if kid.region and (kid is not before or type(prev) is not list):
-                region = join(region, kid.region)
+            joined = kid.region
+            if joined and joined != region and (kid is not before or type(prev) is not list):
+                region = join(region, joined) if region else joined
             if kid.element is not None:
                 out.append(kid.element)
         memo.region = region
@@ -480,8 +481,9 @@ class Run:
                 out.append({"$type": "ListViewItem"})
                 continue
             kids.append(kid)
-            if kid.region and (kid is not before or type(prev) is not list):
-                region = join(region, kid.region)
+            joined = kid.region
+            if joined and joined != region and (kid is not before or type(prev) is not list):
+                region = join(region, joined) if region else joined
             if kid.element is None:
                 out.append({"$type": "ListViewItem"})
             else:
@@ -497,9 +499,9 @@ class Run:
         (upstream's reading) and the root model when the item lacks them (the spec's).
         Sets :attr:`last_path` to where the value was read.
 
-        A read inside a template item is noted as a read of the whole item (the scope
-        path, one shared tuple per item): a little coarser than the exact path, but the
-        region then takes it with one identity check, and a template item is small.
+        A read of the template item is not noted: a memo depends on its whole item
+        (:attr:`Memo.path`) anyway. That is a little coarser than the exact path, but
+        costs nothing while converting, and a template item is small.
         """
         segments = self.pointers.get(pointer)
         if segments is None:
@@ -507,18 +509,20 @@ class Run:
                 self.pointers.clear()
             segments = self.pointers[pointer] = split_pointer(pointer)
         scope = memo.path
+        region = memo.region
         if scope:
-            if scope not in memo.region:
-                memo.region = widen(memo.region, scope)
             value = walk(self.item, segments)
             if value is MISSING and pointer[:1] == "/":
-                memo.region = widen(memo.region, segments)
+                memo.region = widen(region, segments)
                 self.last_path = segments
                 value = walk(self.root_value, segments)
             else:
                 self.last_path = scope + segments
         else:
-            memo.region = widen(memo.region, segments)
+            if not region:
+                memo.region = (segments,)
+            elif segments not in region:
+                memo.region = widen(region, segments)
             self.last_path = segments
             value = walk(self.root_value, segments)
         if value is MISSING:
