@@ -10,7 +10,7 @@ Must not import: anyio, the pipeline or the CLI.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
@@ -178,6 +178,8 @@ class Processor:
         return diffs
 
     def _consume(self, decoded: Iterable[Any]) -> list[PartDiff]:
+        if self._log is None and not self._strict:
+            return self._consume_plain(decoded)
         diffs: list[PartDiff] = []
         for item in decoded:
             if self._halted:
@@ -190,6 +192,36 @@ class Processor:
                 diffs.extend(self._apply(item.event, line=item.line, offset=item.offset))
         return diffs
 
+    def _consume_plain(self, decoded: Iterable[Any]) -> list[PartDiff]:
+        """The common case, no log and not strict: the loop every event goes through.
+
+        Most events (text, tool calls, steps) change nothing but the event count, so
+        they are counted here and the count is added in one step before the next event
+        that matters: the same states, without a reducer call per text delta.
+        """
+        diffs: list[PartDiff] = []
+        reducer = self._reducer
+        drawing = reducer.drawing_events
+        state = self._state
+        skipped = 0
+        for item in decoded:
+            if type(item) is Diagnostic:
+                self._diagnostics.append(item)
+                continue
+            event = item.event
+            if type(event) not in drawing:
+                skipped += 1
+                continue
+            if skipped:
+                state, skipped = reducer.skip(state, skipped), 0
+            state, changes, diagnostics = reducer.reduce(state, event)
+            if changes:
+                diffs.extend(changes)
+            if diagnostics:
+                self._diagnostics.extend(_located(diagnostics, item.line, item.offset))
+        self._state = reducer.skip(state, skipped) if skipped else state
+        return diffs
+
     def _apply(
         self, event: ev.Event, *, line: int | None = None, offset: int | None = None
     ) -> tuple[PartDiff, ...]:
@@ -200,14 +232,16 @@ class Processor:
         if diagnostics:
             if self._strict and any(d.severity is Severity.ERROR for d in diagnostics):
                 self._halted = True
-            self._diagnostics.extend(
-                diagnostic
-                if diagnostic.line is not None or line is None
-                else _at(diagnostic, line, offset)
-                for diagnostic in diagnostics
-            )
+            self._diagnostics.extend(_located(diagnostics, line, offset))
         return diffs
 
 
-def _at(diagnostic: Diagnostic, line: int, offset: int | None) -> Diagnostic:
-    return msgspec.structs.replace(diagnostic, line=line, offset=offset)
+def _located(
+    diagnostics: Iterable[Diagnostic], line: int | None, offset: int | None
+) -> Iterator[Diagnostic]:
+    """Give the reducer's diagnostics the input line of the event that caused them."""
+    for diagnostic in diagnostics:
+        if diagnostic.line is not None or line is None:
+            yield diagnostic
+        else:
+            yield msgspec.structs.replace(diagnostic, line=line, offset=offset)

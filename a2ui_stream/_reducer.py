@@ -95,6 +95,7 @@ class _ContentView(msgspec.Struct):
     status: msgspec.Raw | UnsetType = UNSET
 
 
+_replace = msgspec.structs.replace
 _CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
 _JSON = msgspec.json.Decoder(float_hook=js_number)
 _ENCODER = msgspec.json.Encoder()
@@ -127,6 +128,9 @@ class Reducer:
         self.limits = limits or Limits()
         self.keep_runs = keep_runs
         self._converter = Converter(limits=self.limits)
+        #: The event types that can change more than the event count; every other
+        #: event reduces to ``skip(state, 1)``.
+        self.drawing_events: frozenset[type[ev.Event]] = frozenset(_HANDLERS)
 
     def reduce(self, state: StreamState, event: ev.Event) -> Reduction:
         """Apply one event.
@@ -140,12 +144,25 @@ class Reducer:
             anything in the event that could not be used. Never raises for bad input;
             any exception is a bug.
         """
-        context = _Context(state.seq, self._converter, self.limits, self.keep_runs)
         handler = _HANDLERS.get(type(event))
-        if handler is None:
-            return Reduction(msgspec.structs.replace(state, seq=state.seq + 1), (), ())
+        if handler is None:  # not in drawing_events
+            # Most events (text, tool calls, steps) only advance the count.
+            return Reduction(_replace(state, seq=state.seq + 1), (), ())
+        context = _Context(state.seq, self._converter, self.limits, self.keep_runs)
         new_state, diffs, diagnostics = handler(state, event, context)
         return Reduction(msgspec.structs.replace(new_state, seq=state.seq + 1), diffs, diagnostics)
+
+    def skip(self, state: StreamState, count: int) -> StreamState:
+        """Reduce ``count`` events that are not :attr:`drawing_events`, all at once.
+
+        Args:
+            state: the state before them.
+            count: how many such events.
+
+        Returns:
+            The state with its event count advanced, otherwise unchanged.
+        """
+        return _replace(state, seq=state.seq + count)
 
     def reduce_all(self, events: Iterable[ev.Event], state: StreamState | None = None) -> Reduction:
         """Fold :meth:`reduce` over events, collecting every diff and diagnostic.

@@ -10,6 +10,7 @@ import msgspec
 from a2ui_samples import conformant_streams
 from msgspec import UNSET
 
+from a2ui_stream import MemoryLog, Processor
 from a2ui_stream import events as ev
 from a2ui_stream._codec import decode_event, encode_event
 from a2ui_stream._diagnostics import Severity
@@ -464,6 +465,39 @@ class TestRuns:
         events = [run_started(f"r{i}") for i in range(5)]
         state, _, _ = fold(*events, reducer=Reducer(keep_runs=0))
         assert [run.run_id for run in state.runs] == ["r4"]
+
+
+class TestSkip:
+    def test_skip_equals_reducing_events_that_do_not_draw(self) -> None:
+        """skip(state, n) gives the state that reducing n non-drawing events gives."""
+        reducer = Reducer()
+        others = [
+            ev.TextMessageContent(message_id="t", delta="x"),
+            ev.ToolCallStart(tool_call_id="c", tool_call_name="f"),
+            ev.StepStarted(step_name="s"),
+        ]
+        assert not any(type(event) in reducer.drawing_events for event in others)
+        start, _, _ = fold(run_started(), snapshot("m1", text_surface("s1")), reducer=reducer)
+        reduced, _, _ = reducer.reduce_all(others, start)
+        assert reducer.skip(start, len(others)) == reduced
+        assert ev.ActivitySnapshot in reducer.drawing_events
+
+    def test_processor_fast_path_matches_the_logged_path(self) -> None:
+        """The no-log loop that batches skipped events ends in the same state as the
+        logged loop that reduces every event."""
+        data = b"".join(
+            encode_event(event) + b"\n"
+            for event in [
+                run_started(),
+                ev.TextMessageContent(message_id="t", delta="x"),
+                snapshot("m1", text_surface("s1")),
+                ev.TextMessageContent(message_id="t", delta="y"),
+            ]
+        )
+        fast, logged = Processor(), Processor(log=MemoryLog())
+        assert fast.feed(data) == logged.feed(data)
+        assert fast.state == logged.state
+        assert fast.state.seq == 4
 
 
 class TestPurity:
