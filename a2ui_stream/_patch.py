@@ -336,10 +336,29 @@ def share(old: JSON, new: JSON) -> JSON:
     if isinstance(new, dict):
         if old == new and _ENCODE(old) == _ENCODE(new):
             return old
-        return {key: share(old[key], value) if key in old else value for key, value in new.items()}
+        shared_dict: dict[str, Any] | None = None
+        for key, value in new.items():
+            before = old.get(key, _ABSENT)
+            if before is value or before is _ABSENT:
+                continue
+            kept = share(before, value)
+            if kept is not value:
+                shared_dict = shared_dict if shared_dict is not None else dict(new)
+                shared_dict[key] = kept
+        return shared_dict if shared_dict is not None else new
     if isinstance(new, list):
         if old == new and _ENCODE(old) == _ENCODE(new):
             return old
-        count = min(len(old), len(new))
-        return [share(old[index], new[index]) for index in range(count)] + new[count:]
+        shared_list: list[Any] | None = None
+        for index, (before, value) in enumerate(zip(old, new, strict=False)):
+            if before is value:
+                continue
+            kept = share(before, value)
+            if kept is not value:
+                shared_list = shared_list if shared_list is not None else list(new)
+                shared_list[index] = kept
+        return shared_list if shared_list is not None else new
     return new
+
+
+_ABSENT = object()

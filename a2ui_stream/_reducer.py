@@ -364,7 +364,10 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
                 diagnostics.extend(_locate(one, key, context) for one in found)
         if _is_checkpoint(index + 1, len(keys)):
             checkpoints.append((index + 1, surfaces))
-    if previous is not None and checkpoints and checkpoints[-1][0] == len(keys):
+    # After a delta the data already shares what the patch left alone; only values
+    # decoded afresh from the wire need sharing.
+    fresh = documents is None
+    if fresh and previous is not None and checkpoints and checkpoints[-1][0] == len(keys):
         surfaces = _share_data(previous.surfaces, surfaces)
         checkpoints[-1] = (len(keys), surfaces)
     bucket = Bucket(

@@ -137,6 +137,12 @@ class TestShare:
         assert shared["items"][1] is old["items"][1]
         assert shared["title"] is not old["title"]
 
+    def test_already_shared_value_is_not_copied(self) -> None:
+        """A value that already shares its unchanged parts (after a patch) is returned as is."""
+        old: dict[str, Any] = {"a": {"x": 1}, "b": [1, 2]}
+        new = apply_patch(old, [{"op": "replace", "path": "/a/x", "value": 2}])
+        assert share(old, new) is new
+
     @pytest.mark.parametrize(("old", "new"), [(1, True), (1, 1.0), (0.0, -0.0), ([1], [True])])
     def test_json_types_are_kept_apart(self, old: Any, new: Any) -> None:
         """Python-equal but JSON-different values are never swapped."""
