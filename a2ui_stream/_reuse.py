@@ -8,8 +8,8 @@ that decides whether a memoised subtree can be reused).
 A subtree's dependencies are summarised in two cheap values built while converting,
 so that no later conversion has to walk the old tree:
 
-- ``region``: a few data paths (at most :data:`MAX_REGION_PATHS`, none a prefix of
-  another) such that every path the subtree read lies at or under one of them or under
+- ``region``: a few data paths (at most :data:`MAX_REGION_PATHS`, one per top-level
+  key) such that every path the subtree read lies at or under one of them or under
   the template item in scope (a memo depends on its whole item, at no cost to note). A
   changed path that is neither a prefix nor an extension of any of them cannot touch
   those reads. Several paths, not one common prefix, because a template item that also
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from a2ui_stream.a2ui import Component
 
 __all__ = [
+    "EVERYWHERE",
     "MAX_REGION_PATHS",
     "NOWHERE",
     "NO_WARNINGS",
@@ -67,8 +68,10 @@ Region: TypeAlias = "tuple[Path, ...]"
 NO_WARNINGS: tuple[tuple[str | None, Diagnostic], ...] = ()
 #: The region of a subtree that read no data.
 NOWHERE: Region = ()
-#: Paths a region keeps apart before the two closest are merged into their common prefix.
-MAX_REGION_PATHS: Final = 4
+#: The region of a subtree that may have read anything.
+EVERYWHERE: Region = ((),)
+#: Top-level keys a region keeps apart before it becomes :data:`EVERYWHERE`.
+MAX_REGION_PATHS: Final = 6
 
 #: Changed data paths past which an update is treated as a new surface (no reuse).
 _MAX_CHANGED_PATHS: Final = 256
@@ -155,13 +158,13 @@ def common_prefix(first: Path, second: Path) -> Path:
 def widen(region: Region, path: Path) -> Region:
     """``region`` grown to cover ``path`` too.
 
-    A path already at or under one of the region's paths leaves it as it is; one above
-    some of them replaces those. Past :data:`MAX_REGION_PATHS` the two paths with the
-    longest common prefix merge into that prefix (the empty path covers everything), so
-    a region stays small and only ever over-approximates.
+    Paths under one top-level key merge into their common prefix, as sibling reads such
+    as ``/s/3/title`` and ``/s/3/body`` do into ``/s/3``; paths under different keys stay
+    apart, so that reading ``/title`` does not make a subtree depend on ``/items``. Past
+    :data:`MAX_REGION_PATHS` keys the region becomes the whole model, ``((),)``.
 
     Args:
-        region: the paths so far, none a prefix of another.
+        region: the paths so far, each under a different top-level key.
         path: the path read.
 
     Returns:
@@ -171,41 +174,31 @@ def widen(region: Region, path: Path) -> Region:
         return (path,)
     if path in region:
         return region
-    size = len(path)
-    under = False
-    for known in region:
-        if len(known) <= size:
-            if path[: len(known)] == known:
+    if not path:
+        return EVERYWHERE
+    head = path[0]
+    for index, known in enumerate(region):
+        if not known:
+            return region
+        if known[0] == head:
+            merged = common_prefix(known, path)
+            if len(merged) == len(known):
                 return region
-        elif known[:size] == path:
-            under = True
-    kept = tuple(known for known in region if known[:size] != path) if under else region
-    if len(kept) < MAX_REGION_PATHS:
-        return (*kept, path)
-    return _merge_closest((*kept, path))
+            return (*region[:index], merged, *region[index + 1 :])
+    if len(region) < MAX_REGION_PATHS:
+        return (*region, path)
+    return EVERYWHERE
 
 
 def join(region: Region, other: Region) -> Region:
     """A region covering both ``region`` and ``other``."""
     if not region or region is other:
         return other
+    if len(other) == 1:
+        return widen(region, other[0])
     for path in other:
         region = widen(region, path)
     return region
-
-
-def _merge_closest(paths: Region) -> Region:
-    """Replace the two paths with the longest common prefix by that prefix."""
-    best: Path | None = None
-    for index, first in enumerate(paths):
-        for second in paths[index + 1 :]:
-            prefix = common_prefix(first, second)
-            if best is None or len(prefix) > len(best):
-                best = prefix
-    if best is None:  # a single path: nothing to merge
-        return paths
-    size = len(best)
-    return (*(path for path in paths if path[:size] != best), best)
 
 
 class Basis:
@@ -243,21 +236,25 @@ class Changes:
         """Whether nothing the memo's subtree read or reached can have changed."""
         if self.mask and self.mask & mask_of(memo):
             return False
-        paths = self.paths
-        if not paths:
+        if not self.paths:
             return True
-        prefixes, lengths = self.prefixes, self.lengths
         scope = memo.path
-        for region in (*memo.region, scope) if scope else memo.region:
-            if region in prefixes:  # the region's path is a prefix of a changed path
+        if scope and self.meets(scope):
+            return False
+        return not any(map(self.meets, memo.region))
+
+    def meets(self, path: Path) -> bool:
+        """Whether a changed path is ``path``, lies under it, or holds it."""
+        if path in self.prefixes:  # ``path`` is a prefix of a changed path
+            return True
+        size = len(path)
+        paths = self.paths
+        for length in self.lengths:  # a changed path is a prefix of ``path``
+            if length >= size:
                 return False
-            size = len(region)
-            for length in lengths:  # a changed path is a prefix of the region's path
-                if length >= size:
-                    break
-                if region[:length] in paths:
-                    return False
-        return True
+            if path[:length] in paths:
+                return True
+        return False
 
 
 def changes_between(old: Basis, new: Basis) -> Changes | None:

@@ -179,6 +179,35 @@ def chat_surface() -> Surface:
     return Surface(surface_id="chat", version="v0.9", components=components, data_model=data)
 
 
+def catalog_surface(items: int = 100) -> Surface:
+    """A title over a template of product cards whose buttons also read the root model."""
+    raw: list[dict[str, Any]] = [
+        {"id": "root", "component": "Column", "children": ["title", "list"]},
+        {"id": "title", "component": "Text", "text": {"path": "/title"}, "variant": "h2"},
+        {"id": "list", "component": "List", "children": {"componentId": "card", "path": "/items"}},
+        {"id": "card", "component": "Card", "child": "row"},
+        {"id": "row", "component": "Row", "children": ["img", "col", "buy"]},
+        {"id": "img", "component": "Image", "url": {"path": "image"}},
+        {"id": "col", "component": "Column", "children": ["name", "price"]},
+        {"id": "name", "component": "Text", "text": {"path": "name"}, "variant": "h4"},
+        {"id": "price", "component": "Text", "text": {"path": "price"}},
+        {
+            "id": "buy",
+            "component": "Button",
+            "child": "buyl",
+            "action": {"event": {"name": "buy", "context": {"title": {"path": "/title"}}}},
+        },
+        {"id": "buyl", "component": "Text", "text": "Buy"},
+    ]
+    components = {c["id"]: Component(id=c["id"], component=c["component"], props=c) for c in raw}
+    rows = [
+        {"name": f"item {k}", "price": k * 1.5, "image": f"https://img.example/{k}.png"}
+        for k in range(items)
+    ]
+    data = {"title": "Shop", "items": rows}
+    return Surface(surface_id="shop", version="v0.9", components=components, data_model=data)
+
+
 def best(label: str, fn: Callable[[], object], number: int, repeat: int = 7) -> float:
     """Best per-call wall time of ``fn`` in seconds over ``repeat`` runs of ``number`` calls.
 
@@ -273,6 +302,8 @@ def main() -> None:
         20,
     )
 
+    _template_cases(cv)
+
     chat = chat_surface()
     chat_first: Conversion = cv.convert(chat)
     best("fresh conversion, chat-sized surface (10 components)", lambda: cv.convert(chat), 2000)
@@ -284,6 +315,34 @@ def main() -> None:
         2000,
     )
     print(f"incremental (freshly decoded) / fresh: {incremental / fresh:.1%}")
+
+
+def _template_cases(cv: Converter) -> None:
+    """A 100-item template: one item patched, one item appended, against a fresh conversion."""
+    shop = catalog_surface(100)
+    shop_first = cv.convert(shop)
+    best("fresh conversion, template of 100 product cards", lambda: cv.convert(shop), 50)
+    data: dict[str, Any] = shop.data_model  # type: ignore[assignment]  # set above
+    # As the reducer applies a patch: copy-on-write along the path, the rest shared.
+    items = list(data["items"])
+    items[50] = {**items[50], "price": 0.5}
+    patched = msgspec.structs.replace(shop, data_model={**data, "items": items})
+    best(
+        "incremental, one item's value changed (shared data)",
+        lambda: cv.convert(patched, shop_first),
+        500,
+    )
+    grown = _DECODE(_ENCODE(data))
+    grown["items"].append({"name": "new", "price": 1, "image": "https://img.example/n.png"})
+    appended = msgspec.structs.replace(shop, data_model=grown)
+    best(
+        "incremental, one item appended (freshly decoded data)",
+        lambda: cv.convert(appended, shop_first),
+        200,
+    )
+    for changed in (patched, appended):
+        if cv.convert(changed, shop_first).element != cv.convert(changed).element:
+            raise SystemExit("incremental conversion differs from a fresh one")
 
 
 def _copy(surface: Surface) -> Surface:

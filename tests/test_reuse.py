@@ -9,6 +9,7 @@ import pytest
 
 from a2ui_stream._limits import Limits
 from a2ui_stream._reuse import (
+    EVERYWHERE,
     MAX_REGION_PATHS,
     Basis,
     Changes,
@@ -61,9 +62,11 @@ class TestRegion:
             ((), ("a", "b"), (("a", "b"),)),
             ((("a",),), ("a", "b"), (("a",),)),  # already covered
             ((("a", "b"),), ("a", "b"), (("a", "b"),)),
-            ((("a", "b"), ("c",)), ("a",), (("c",), ("a",))),  # replaces what it covers
+            ((("c",), ("a", "b")), ("a",), (("c",), ("a",))),  # replaces what it covers
+            ((("s", "3", "t"),), ("s", "3", "u"), (("s", "3"),)),  # one key: common prefix
             ((("a", "b"),), ("c",), (("a", "b"), ("c",))),  # kept apart, not ()
             (((),), ("x", "y"), ((),)),  # the empty path covers everything
+            ((("x",),), (), ((),)),
         ],
     )
     def test_widen(
@@ -72,28 +75,25 @@ class TestRegion:
         path: tuple[str, ...],
         expected: tuple[tuple[str, ...], ...],
     ) -> None:
-        """A region grows to cover a path, keeping unrelated paths apart."""
+        """A region grows to cover a path, keeping paths under other keys apart."""
         assert widen(region, path) == expected
 
-    def test_widen_merges_the_closest_paths_when_full(self) -> None:
-        """Past the limit the two paths with the longest common prefix merge."""
+    def test_widen_past_the_limit_covers_everything(self) -> None:
+        """Past the limit of top-level keys the region is the whole model."""
         region: tuple[tuple[str, ...], ...] = ()
-        paths = [("t",), ("items", "1", "a"), ("items", "1", "b"), ("x",), ("items", "2")]
-        for path in paths[:MAX_REGION_PATHS]:
-            region = widen(region, path)
+        for key in range(MAX_REGION_PATHS):
+            region = widen(region, (str(key), "x"))
         assert len(region) == MAX_REGION_PATHS
-        region = widen(region, paths[MAX_REGION_PATHS])
-        assert set(region) == {("t",), ("x",), ("items", "1"), ("items", "2")}
-        region = widen(region, ("y",))  # nothing shares more than the items do
-        assert set(region) == {("t",), ("x",), ("y",), ("items",)}
+        assert widen(region, ("more",)) == EVERYWHERE
 
     def test_widen_never_loses_a_path(self) -> None:
         """Whatever the order, every path read stays at or under a region path."""
-        paths = [(a, b) for a in "abcdef" for b in "xyz"]
+        paths = [(a, b, c) for a in "abcdefgh" for b in "xy" for c in "uv"]
         region: tuple[tuple[str, ...], ...] = ()
         for path in paths:
             region = widen(region, path)
             assert len(region) <= MAX_REGION_PATHS
+            assert len({r[:1] for r in region}) == len(region)  # one path per key
         for path in paths:
             assert any(path[: len(r)] == r for r in region)
 
@@ -102,7 +102,7 @@ class TestRegion:
         first = (("a", "1"), ("t",))
         assert join((), first) is first
         assert join(first, first) is first
-        assert set(join(first, (("a",), ("u",)))) == {("t",), ("a",), ("u",)}
+        assert set(join(first, (("a", "2"), ("u",)))) == {("t",), ("a",), ("u",)}
 
 
 class TestChanges:
