@@ -34,7 +34,13 @@ from a2ui_stream._framing import Format, Frame, Framer
 from a2ui_stream._limits import Limits
 from a2ui_stream._numbers import js_number
 from a2ui_stream.errors import UsageError
-from a2ui_stream.events import EXTRA_WIRE_NAME, Event, KnownEvent, UnknownEvent
+from a2ui_stream.events import (
+    EXTRA_WIRE_NAME,
+    ActivitySnapshot,
+    Event,
+    KnownEvent,
+    UnknownEvent,
+)
 
 __all__ = [
     "EVENT_INVALID",
@@ -349,15 +355,21 @@ class EventDecoder:
         for item in items:
             if isinstance(item, Frame):
                 payload = item.payload
-                # The common case inline: ASCII (so valid UTF-8), one line, a 1.0 event,
-                # no extras. Everything else goes through _decode_payload.
-                if payload.isascii() and _NEWLINE not in payload:
+                # The common case inline: one line, a 1.0 event, no extras. msgspec
+                # checks UTF-8 in every string it decodes, so only the undecoded
+                # content of a non-ASCII activity snapshot needs its own check.
+                # Everything else goes through _decode_payload.
+                if _NEWLINE not in payload:
                     try:
                         event: Event = fast(payload)
                     except (msgspec.DecodeError, RecursionError):
                         pass
                     else:
-                        if event.extra is UNSET:
+                        if event.extra is UNSET and (
+                            type(event) is not ActivitySnapshot
+                            or payload.isascii()
+                            or _is_utf8(event.content)
+                        ):
                             append(Decoded(event, item.line, item.offset))
                             continue
                 result = _decode_payload(payload, item.line, item.offset)
@@ -371,6 +383,14 @@ class EventDecoder:
                 self._stopped = True
                 break
         return out
+
+
+def _is_utf8(raw: msgspec.Raw) -> bool:
+    try:
+        bytes(raw).decode()
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def decode_events(
