@@ -73,15 +73,25 @@ def test_console_example(command: str, expected: str, tmp_path: Path) -> None:
     assert result.stdout.rstrip("\n") == expected.rstrip("\n")
 
 
-def test_python_example_runs() -> None:
-    """The embedding example in the README runs and prints diffs."""
-    code = re.search(r"```python\n(.*?)```", README, flags=re.DOTALL)
-    assert code is not None
+PYTHON_EXAMPLES = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
+
+
+def run_example(code: str) -> str:
     result = subprocess.run(  # noqa: S603 - the README's own example
-        [sys.executable, "-c", code.group(1)],
+        [sys.executable, "-c", code],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
     )
-    assert result.stdout.splitlines()[0] == "add a2ui:s1"
+    return result.stdout
+
+
+def test_embedding_example_runs() -> None:
+    """The embedding example in the README runs and prints diffs."""
+    assert run_example(PYTHON_EXAMPLES[0]).splitlines()[0] == "add a2ui:s1"
+
+
+def test_round_trip_example_runs() -> None:
+    """The request round trip in the README builds a userAction from a real part."""
+    assert run_example(PYTHON_EXAMPLES[1]).strip() == "book {'first': 'TP 1351'} True"
