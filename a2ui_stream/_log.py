@@ -24,21 +24,21 @@ File format and recovery rules:
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import fcntl
 import os
 import time
-from array import array
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, Self
+from typing import TYPE_CHECKING, Literal, Protocol, Self
 
-from a2ui_stream._diagnostics import Diagnostic, Severity
+from a2ui_stream import _logscan
 from a2ui_stream.errors import LogLockedError, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
     from types import TracebackType
+
+    from a2ui_stream._diagnostics import Diagnostic
 
 __all__ = ["EventLog", "FileLog", "FsyncPolicy", "MemoryLog"]
 
@@ -53,14 +53,6 @@ Every policy writes each append to the kernel before returning, so a killed *pro
 loses nothing acknowledged; the policies differ only on power loss or a kernel crash.
 """
 
-#: Bytes between two entries of the sparse seq-to-offset index: 16 bytes of index per
-#: MiB of log, so resuming at any seq reads at most about this much before the first
-#: record it yields.
-_INDEX_STRIDE = 1 << 20
-#: Read size for the scan at open and for skipping to a resume point.
-_SCAN_CHUNK = 1 << 20
-#: How much of a torn fragment a diagnostic quotes.
-_RAW_PREFIX = 64
 _NEWLINE = b"\n"
 #: The clock ``"batch"`` measures ``batch_ms`` with (a name tests can replace).
 _clock = time.monotonic
@@ -265,7 +257,7 @@ class FileLog(_Closable):
         path: Path,
         fd: int,
         readonly: bool,
-        scan: _Scan,
+        scan: _logscan.Scan,
         policy: FsyncPolicy,
         batch_events: int,
         batch_ms: float,
@@ -339,10 +331,10 @@ class FileLog(_Closable):
         try:
             if not readonly:
                 _lock(fd, log_path)
-            scan = _scan(fd)
+            scan = _logscan.scan(fd)
             recovered = None
             if scan.total != scan.committed:
-                recovered = _torn_tail(log_path, scan, readonly=readonly)
+                recovered = _logscan.torn_tail(log_path, scan, readonly=readonly)
                 if not readonly:
                     os.ftruncate(fd, scan.committed)
                     if fsync != "never":
@@ -473,7 +465,7 @@ class FileLog(_Closable):
         if offset and os.pread(self._fd, 1, offset - 1) != _NEWLINE:
             raise UsageError(f"offset {offset} is not the start of a record in {self.path}")
         indexed, seq = self._index.at_offset(offset)
-        seq += _count_newlines(self._fd, indexed, offset)
+        seq += _logscan.count_newlines(self._fd, indexed, offset)
         return self._iterate(offset, seq, seq, self._count, self._size)
 
     def __len__(self) -> int:
@@ -615,109 +607,6 @@ def _lock(fd: int, path: Path) -> None:
             "(another process, or another open log in this one); "
             "only one writer may append at a time"
         ) from None
-
-
-class _Index:
-    """A sparse map from seq to byte offset: one record start per stride of the file.
-
-    Positions are data: each entry is the seq and offset of a record start, so resuming
-    at a seq or an offset is a bisect plus a short forward scan, never a guess.
-    """
-
-    def __init__(self) -> None:
-        """Start with record 0 at offset 0."""
-        self.seqs = array("q", [0])
-        self.offsets = array("q", [0])
-        self.next_at = _INDEX_STRIDE
-
-    def add(self, data: bytes | bytearray, length: int, offset: int, seq: int) -> None:
-        """Index the first record starting at or after each due stride point in ``data``.
-
-        Args:
-            data: file bytes from byte ``offset`` on, inside or at the start of record ``seq``.
-            length: how many bytes of ``data`` are valid.
-            offset: the file offset of ``data[0]``.
-            seq: the seq of the record ``data[0]`` belongs to.
-        """
-        counted_to = 0
-        while offset + length >= self.next_at:
-            # A record starts at byte r when byte r - 1 is a line feed.
-            found = data.find(_NEWLINE, max(self.next_at - offset - 1, 0), length)
-            if found < 0:
-                return
-            seq += data.count(_NEWLINE, counted_to, found + 1)
-            counted_to = found + 1
-            self.seqs.append(seq)
-            self.offsets.append(offset + counted_to)
-            self.next_at = offset + counted_to + _INDEX_STRIDE
-
-    def at_seq(self, seq: int) -> tuple[int, int]:
-        """Return ``(offset, seq)`` of the last indexed record start at or before ``seq``."""
-        at = bisect.bisect_right(self.seqs, seq) - 1
-        return self.offsets[at], self.seqs[at]
-
-    def at_offset(self, offset: int) -> tuple[int, int]:
-        """Return ``(offset, seq)`` of the last indexed record start at or before ``offset``."""
-        at = bisect.bisect_right(self.offsets, offset) - 1
-        return self.offsets[at], self.seqs[at]
-
-
-class _Scan(NamedTuple):
-    """What the scan at open found."""
-
-    records: int
-    committed: int
-    total: int
-    fragment: bytes
-    positions: _Index
-
-
-def _scan(fd: int) -> _Scan:
-    """Count and index records and find where the last one ends, in fixed-size chunks."""
-    index = _Index()
-    buffer = bytearray(_SCAN_CHUNK)
-    records = committed = position = 0
-    while got := os.preadv(fd, [buffer], position):
-        if position + got >= index.next_at:
-            index.add(buffer, got, position, records)
-        newlines = buffer.count(_NEWLINE, 0, got)
-        if newlines:
-            records += newlines
-            committed = position + buffer.rfind(_NEWLINE, 0, got) + 1
-        position += got
-    fragment = os.pread(fd, min(position - committed, _RAW_PREFIX), committed)
-    return _Scan(records, committed, position, fragment, index)
-
-
-def _torn_tail(path: Path, scan: _Scan, *, readonly: bool) -> Diagnostic:
-    """Describe the incomplete last line found at open."""
-    count, size, dropped = scan.records, scan.committed, scan.total - scan.committed
-    action = "ignored" if readonly else "truncated"
-    return Diagnostic(
-        code="log.torn_tail",
-        message=(
-            f"{action} an incomplete last line of {dropped} bytes at byte {size} of {path} "
-            f"(a write interrupted by a crash); kept {count} complete events"
-        ),
-        severity=Severity.WARNING,
-        line=count + 1,
-        offset=size,
-        seq=count,
-        raw=scan.fragment,
-    )
-
-
-def _count_newlines(fd: int, start: int, stop: int) -> int:
-    """Count line terminators in the file's bytes ``start..stop`` in fixed-size chunks."""
-    total = 0
-    buffer = bytearray(_SCAN_CHUNK)
-    while start < stop:
-        got = os.preadv(fd, [memoryview(buffer)[: min(_SCAN_CHUNK, stop - start)]], start)
-        if not got:
-            break
-        total += buffer.count(_NEWLINE, 0, got)
-        start += got
-    return total
 
 
 def _sync_directory(directory: Path) -> None:

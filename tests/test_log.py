@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream import _log
+from a2ui_stream import _log, _logscan
 from a2ui_stream._diagnostics import Severity
 from a2ui_stream._log import EventLog, FileLog, MemoryLog
 from a2ui_stream.errors import LogLockedError, UsageError
@@ -322,7 +322,7 @@ class TestTornTail:
 
     def test_fragment_across_scan_chunks(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         """A fragment longer than the scan chunk is still found and cut whole."""
-        monkeypatch.setattr(_log, "_SCAN_CHUNK", 7)
+        monkeypatch.setattr(_logscan, "SCAN_CHUNK", 7)
         path.write_bytes(b"first line\nsecond\n" + b"y" * 30)
         with FileLog.open(path) as log:
             assert [line for _, line in log.read()] == [b"first line", b"second"]
@@ -596,7 +596,7 @@ class TestResume:
     @pytest.fixture
     def indexed(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[FileLog, list[bytes]]:
         """A log with a tiny index stride, filled by single appends and batches."""
-        monkeypatch.setattr(_log, "_INDEX_STRIDE", 40)
+        monkeypatch.setattr(_logscan, "INDEX_STRIDE", 40)
         lines = [log_writer.event_line(n)[: 5 + n % 30] for n in range(120)]
         log = FileLog.open(path, fsync="never")
         log.append_many(lines[:50])
@@ -623,7 +623,7 @@ class TestResume:
         """The index the scan at open builds (in small chunks) resumes as well."""
         log, lines = indexed
         log.close()
-        monkeypatch.setattr(_log, "_SCAN_CHUNK", 33)
+        monkeypatch.setattr(_logscan, "SCAN_CHUNK", 33)
         with FileLog.open(log.path) as again:
             assert len(again._index.seqs) > 20
             for start in range(len(lines) + 1):
