@@ -1,0 +1,72 @@
+"""Public API usage that must type-check under mypy --strict (never run by pytest).
+
+If a change to a public signature breaks a caller's natural code, mypy fails here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from a2ui_stream import (
+    A2uiRequest,
+    Diagnostic,
+    Limits,
+    MemoryLog,
+    Part,
+    PartDiff,
+    Processor,
+    Reducer,
+    StreamState,
+    aiter_diffs,
+    basic_catalog,
+    build_run_input,
+    events,
+    iter_diffs,
+    replay,
+)
+
+if TYPE_CHECKING:
+    import anyio
+
+
+def embed(chunks: list[bytes]) -> tuple[list[PartDiff], list[Diagnostic]]:
+    processor = Processor(limits=Limits(max_nodes=1000), log=MemoryLog(), keep_runs=0)
+    diffs = [diff for chunk in chunks for diff in processor.feed(chunk)]
+    diffs += processor.close()
+    return diffs, processor.take_diagnostics()
+
+
+def parts_of(state: StreamState) -> list[Part]:
+    run = state.current
+    return list(run.parts.values()) if run is not None else []
+
+
+def reduce_events(items: list[events.Event]) -> StreamState:
+    state, diffs, diagnostics = Reducer().reduce_all(items)
+    for diff in diffs:
+        if diff.op == "update":
+            patch: list[dict[str, object]] = diff.patch()
+            assert isinstance(patch, list)
+    assert all(isinstance(d, Diagnostic) for d in diagnostics)
+    return state
+
+
+def replay_log(log: MemoryLog) -> StreamState:
+    state = StreamState()
+    for reduction in replay(log):
+        state = reduction.state
+    return state
+
+
+def request() -> bytes:
+    run = build_run_input(A2uiRequest(basic_catalog("v0.9")), thread_id="t", run_id="r")
+    context: list[events.Context] = list(run.context or [])
+    assert context
+    return b""
+
+
+async def streaming(source: anyio.abc.ByteReceiveStream) -> int:
+    count = 0
+    async for _ in aiter_diffs(source, Processor()):
+        count += 1
+    return count + sum(1 for _ in iter_diffs([b""], Processor()))
