@@ -624,10 +624,21 @@ def _content_of(bucket: Bucket) -> dict[str, Any]:
     Needed once, when the first delta arrives for a bucket built from wire bytes;
     afterwards the bucket keeps the document and deltas cost what they change.
     """
-    operations = [
-        _JSON.decode(key) if isinstance(key, bytes) else key for key in bucket.operation_keys
-    ]
-    return {OPERATIONS_KEY: operations}
+    return {OPERATIONS_KEY: [_document_of(key) for key in bucket.operation_keys]}
+
+
+def _document_of(key: Any) -> Any:
+    """One operation as a JSON value; ``None`` for bytes that never decoded.
+
+    Such an operation (a number out of range, say) was skipped with a diagnostic when
+    its snapshot arrived; as ``null`` it is skipped again, and a delta cannot raise.
+    """
+    if not isinstance(key, bytes):
+        return key
+    try:
+        return _JSON.decode(key)
+    except (msgspec.DecodeError, RecursionError):
+        return None
 
 
 def _on_messages_snapshot(

@@ -329,6 +329,24 @@ class TestCorpus:
         outcome = run_between(b'{"type":"TOOL_CALLd":"tc2"}')
         assert outcome.codes == {"json.invalid"}
 
+    @pytest.mark.parametrize("number", [b"1e400", b"-1e999"])
+    def test_delta_after_an_undecodable_operation(self, number: bytes) -> None:
+        """A delta on a snapshot holding an out-of-range number applies; nothing raises."""
+        ops = [*surface("n"), data_op("n", "/x", 0)]
+        line = snapshot("n", ops).replace(b'"value":0', b'"value":' + number)
+        append = {"op": "add", "path": "/a2ui_operations/-", "value": data_op("n", "/y", 1)}
+        delta = _encode(
+            {
+                "type": "ACTIVITY_DELTA",
+                "messageId": "n",
+                "activityType": "a2ui-surface",
+                "patch": [append],
+            }
+        )
+        outcome = run_between([line, delta])
+        assert "op.invalid_json" in outcome.codes
+        assert outcome.painted("n")["value"] == "n"
+
     def test_bom_at_start_is_accepted(self) -> None:
         """A BOM before the first line is skipped, unlike one mid-stream."""
         processor = Processor()
