@@ -1,9 +1,10 @@
 """Reuse: what a conversion remembers of each subtree, and what changed since.
 
 Owns :class:`Memo` (one converted component: its element, budget use, warnings, and a
-summary of what its subtree depends on), :class:`Basis` (the inputs a conversion was
-computed from) and :class:`Changes` (what differs between two bases, with the check
-that decides whether a memoised subtree can be reused).
+summary of what its subtree depends on), :class:`Expansion` (a template's items, kept so
+that the next conversion can take the untouched ones in runs), :class:`Basis` (the
+inputs a conversion was computed from) and :class:`Changes` (what differs between two
+bases, with the checks that decide whether a memoised subtree can be reused).
 
 A subtree's dependencies are summarised in two cheap values built while converting,
 so that no later conversion has to walk the old tree:
@@ -29,6 +30,8 @@ shell modules. Does no I/O, no logging.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_not
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import msgspec
@@ -48,6 +51,7 @@ __all__ = [
     "NO_WARNINGS",
     "Basis",
     "Changes",
+    "Expansion",
     "Memo",
     "Path",
     "Region",
@@ -90,8 +94,9 @@ class Memo(msgspec.Struct, gc=False):
         comp: the component converted (reuse needs the very same object).
         path: the data path of the template item in scope, ``()`` at the root scope.
         depth: the component's depth (root 0).
-        prev: while converting, the previous memo's ``kids`` (same component) or those
-            kids by ``(id, path)`` (changed component); ``None`` once done.
+        prev: while converting, the previous memo's ``kids`` (same component; for a
+            template, its :attr:`items` when it has them) or those kids by ``(id,
+            path)`` (changed component); ``None`` once done.
         region: paths covering every data path the subtree read (:func:`widen`),
             except reads of the template item in scope: a memo depends on its whole
             item, ``path``, whatever it read of it.
@@ -105,6 +110,8 @@ class Memo(msgspec.Struct, gc=False):
             was converted before it; such a memo is never reused whole.
         warns: the subtree's warnings, each with its once-per-conversion key.
         mask: :func:`mask_of` once computed, ``-1`` before.
+        items: for a template, its :class:`Expansion` when every item converted whole;
+            ``None`` otherwise.
     """
 
     comp: Component
@@ -119,6 +126,75 @@ class Memo(msgspec.Struct, gc=False):
     whole: bool = True
     warns: tuple[tuple[str | None, Diagnostic], ...] = NO_WARNINGS
     mask: int = -1
+    items: Expansion | None = None
+
+
+class Expansion:
+    """A template's items as one conversion left them, to be patched by the next.
+
+    The next conversion of the same template, when only data inside some items changed,
+    takes every run of untouched items whole: their memos, their ListViewItem elements
+    and, from :attr:`sizes` and :attr:`works`, the node and work budget they use, which
+    is exactly what taking each of them whole one by one would do.
+
+    Exists only where every item was converted whole (no limit cut one, none emitted
+    nothing), so that each item ``i`` is ``kids[i]``, a :class:`Memo` of ``comp`` at
+    path ``(*base, str(i))``.
+
+    Attributes:
+        base: the data path of the list the items came from.
+        comp: the item component (``None`` when it was missing from an empty list).
+        depth: the depth of each item (the template's plus one).
+        kids: the item memos, in order.
+        out: their ListViewItem elements, in order.
+        sizes: per item, the nodes it used (its own reservation and its subtree's);
+            ``None`` until :meth:`ready` computes them.
+        works: per item, the work budget it used.
+        region: covers every item's :attr:`Memo.region`.
+        warned: ``True`` when some item has warnings.
+    """
+
+    __slots__ = ("base", "comp", "depth", "kids", "out", "region", "sizes", "warned", "works")
+
+    def __init__(
+        self,
+        base: Path,
+        comp: Component | None,
+        depth: int,
+        kids: list[Memo],
+        out: list[dict[str, Any]],
+        *,
+        sizes: list[int] | None = None,
+        works: list[int] | None = None,
+        region: Region = NOWHERE,
+        warned: bool = False,
+    ) -> None:
+        self.base = base
+        self.comp = comp
+        self.depth = depth
+        self.kids = kids
+        self.out = out
+        self.sizes = sizes
+        self.works = works
+        self.region = region
+        self.warned = warned
+
+    def ready(self) -> None:
+        """Compute the per-item totals and the joint region, once.
+
+        A fresh conversion builds its expansions without them: most are never patched.
+        """
+        if self.sizes is not None:
+            return
+        kids = self.kids
+        self.sizes = [kid.count + 1 for kid in kids]
+        self.works = [kid.work for kid in kids]
+        region = NOWHERE
+        for kid in kids:
+            if kid.region:
+                region = join(region, kid.region)
+        self.region = region
+        self.warned = any(kid.warns for kid in kids)
 
 
 def id_bit(component_id: str) -> int:
@@ -243,6 +319,33 @@ class Changes:
             return False
         return not any(map(self.meets, memo.region))
 
+    def items(self, base: Path, region: Region) -> set[int] | None:
+        """The indexes of the items of the list at ``base`` that a change lies in.
+
+        Args:
+            base: the data path of a template's list.
+            region: covers every data path the items read outside themselves.
+
+        Returns:
+            The indexes (some may lie past the list's end), or ``None`` when a change
+            may touch every item: it replaced the list or a container holding it, or
+            it meets ``region``. Changes elsewhere touch no item.
+        """
+        if self.mask or any(map(self.meets, region)):
+            return None
+        size = len(base)
+        out: set[int] = set()
+        for path in self.paths:
+            if len(path) <= size:
+                if path == base[: len(path)]:
+                    return None
+            elif path[:size] == base:
+                key = path[size]
+                if not key.isdigit() or str(index := int(key)) != key:
+                    return None
+                out.add(index)
+        return out
+
     def meets(self, path: Path) -> bool:
         """Whether a changed path is ``path``, lies under it, or holds it."""
         if path in self.prefixes:  # ``path`` is a prefix of a changed path
@@ -329,9 +432,9 @@ def _diff(old: Any, new: Any, path: tuple[str, ...], out: list[tuple[str, ...]])
                     return False
         else:
             shorter = min(len(old), len(new))
-            for index, before in enumerate(old[:shorter]):
-                after = new[index]
-                if before is not after and not _diff(before, after, (*path, str(index)), out):
+            # Shared data keeps most items' identity: find the others at C speed.
+            for index in compress(range(shorter), map(is_not, old, new)):
+                if not _diff(old[index], new[index], (*path, str(index)), out):
                     return False
             out.extend((*path, str(i)) for i in range(shorter, max(len(old), len(new))))
         return len(out) <= _MAX_CHANGED_PATHS

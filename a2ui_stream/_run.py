@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 from a2ui_stream._bindings import MISSING, call_of, split_pointer, template_of, walk
 from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._functions import FUNCTIONS, to_text
-from a2ui_stream._reuse import NOWHERE, Memo, join, widen
+from a2ui_stream._reuse import NOWHERE, Expansion, Memo, join, widen
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -263,7 +263,7 @@ class Run:
                         return prev
                     # Kids matched by position and taken whole are covered by this region
                     # already, so only the kids converted again need joining into it.
-                    before, region = prev.kids, prev.region
+                    before, region = prev.items or prev.kids, prev.region
             elif prev.comp.id == cid and prev.kids is not None:
                 before = {(k.comp.id, k.path): k for k in reversed(prev.kids) if type(k) is Memo}
         children = comp.props.get("children")
@@ -398,6 +398,11 @@ class Run:
     def template(self, memo: Memo, template: tuple[str, str]) -> dict[str, Any] | None:
         """Expand a template into a ListView of ListViewItems (upstream step 4)."""
         cid = memo.comp.id
+        old = memo.prev
+        if type(old) is Expansion:
+            memo.prev = old.kids
+        else:
+            old = None
         if not self.reserve(cid):
             return None
         component_id, pointer = template
@@ -405,7 +410,7 @@ class Run:
         out: list[Any] = []
         element = {"$type": "ListView", "children": out}
         if type(items) is list:
-            entries: Any = enumerate(items)
+            entries: Any = None
             total = len(items)
         elif self.maps and type(items) is dict:
             entries = items.items()
@@ -429,21 +434,87 @@ class Run:
                 once=True,
             )
         saved = self.item
-        self.expand(memo, component_id, entries, out)
+        base = self.last_path
+        count = min(total, cap)
+        touched = None
+        if old is not None and entries is None:
+            touched = self.touched(memo, component_id, old, base, count)
+        if touched is not None:
+            self.patch(memo, component_id, items, touched, old, out=out)
+        elif entries is not None:
+            self.expand(memo, component_id, base, entries, out)
+        else:
+            self.expand(memo, component_id, base, enumerate(items), out)
+            if _complete(memo.kids, count):
+                memo.items = Expansion(
+                    base,
+                    self.components.get(component_id),
+                    memo.depth + 1,
+                    memo.kids,  # type: ignore[arg-type]  # _complete: every kid a Memo
+                    out,
+                )
         self.item = saved
         return element
 
-    def expand(self, memo: Memo, component_id: str, entries: Any, out: list[Any]) -> None:
+    def touched(
+        self, memo: Memo, component_id: str, old: Expansion, base: tuple[str, ...], count: int
+    ) -> list[int] | None:
+        """The items to convert one by one when ``old`` can be patched, else ``None``.
+
+        ``old`` can be patched when it expanded the same item component over the same
+        list at the same depth, and what changed lies inside some items (those are
+        returned, with any of the first ``count`` that ``old`` lacks) and nowhere the
+        items read outside themselves (a root value every item reads touches them all).
+        """
+        changes = self.changes
+        if (
+            changes is None
+            or old.base != base
+            or old.depth != memo.depth + 1
+            or component_id in self.visited
+            or old.comp is not self.components.get(component_id)
+        ):
+            return None
+        old.ready()
+        indexes = changes.items(base, old.region)
+        if indexes is None:
+            return None
+        known = len(old.kids)
+        if count > known:
+            indexes.update(range(known, count))
+        return sorted(i for i in indexes if i < count)
+
+    def expand(
+        self,
+        memo: Memo,
+        component_id: str,
+        base: tuple[str, ...],
+        entries: Any,
+        out: list[Any],
+        *,
+        start: int = 0,
+    ) -> None:
         """Convert a template's items in their scopes, one ListViewItem each into ``out``.
 
         The bookkeeping of :meth:`convert_refs`, for one child per item path; an item
         whose previous memo can be taken whole skips the visit. Such a memo exists only
         where the same reference, at the same depth under the same ancestors, passed the
         visit's checks before, so only the work budget and the reuse check remain.
+
+        Args:
+            memo: the template's memo in progress; items join its ``kids``.
+            component_id: the item component.
+            base: the data path of the list or map expanded.
+            entries: ``(key, item)`` pairs, from the item numbered ``start`` on.
+            out: receives the ListViewItems.
+            start: the number of the first entry (the item cap counts from 0).
+
+        Stops early where the item cap or the node budget stops the template.
         """
         cid = memo.comp.id
-        base = self.last_path
-        kids = memo.kids = []
+        kids = memo.kids
+        if kids is None:
+            kids = memo.kids = []
         prev = memo.prev
         depth = memo.depth + 1
         region = memo.region
@@ -451,7 +522,7 @@ class Run:
         same = self.components.get(component_id) if type(prev) is list else None
         if component_id in self.visited:
             same = None
-        for count, (key, item) in enumerate(entries):
+        for count, (key, item) in enumerate(entries, start):
             if count >= cap or not self.reserve(cid):
                 break
             self.item = item
@@ -489,6 +560,94 @@ class Run:
             else:
                 out.append({"$type": "ListViewItem", "children": kid.element})
         memo.region = region
+
+    def patch(
+        self,
+        memo: Memo,
+        component_id: str,
+        items: list[Any],
+        touched: list[int],
+        old: Expansion,
+        *,
+        out: list[Any],
+    ) -> None:
+        """Expand a template by patching ``old``: only the ``touched`` items are converted.
+
+        Each run of untouched items between two touched ones is taken in one step, as
+        :meth:`expand` would take each of them whole (:meth:`reusable` holds for every
+        one, since no change touches them): their memos, their ListViewItems, their
+        warnings in order, and their node and work budget from ``old``'s totals. Where a
+        run would not fit the budgets, its items go one by one through :meth:`expand`,
+        which cuts them exactly where a fresh conversion would.
+
+        Args:
+            memo: the template's memo in progress (``prev`` holds ``old.kids``).
+            component_id: the item component.
+            items: the list expanded.
+            touched: the ascending indexes, below the item cap and the list's length, of
+                the items a change lies in and of those ``old`` lacks.
+            old: the expansion patched (:meth:`Expansion.ready` done).
+            out: receives the ListViewItems.
+        """
+        base = old.base
+        total = min(len(items), self.max_items)
+        sizes: list[int] = old.sizes  # type: ignore[assignment]  # ready() set them
+        works: list[int] = old.works  # type: ignore[assignment]
+        old_kids, old_out = old.kids, old.out
+        kids: list[Any] = []
+        memo.kids = kids
+        new_sizes: list[int] = []
+        new_works: list[int] = []
+        region, warned = old.region, old.warned
+        whole = True
+        start = 0
+        for index in (*touched, total):
+            if index > start:  # the untouched run [start, index)
+                nodes = self.nodes + sum(sizes[start:index])
+                work = self.work + sum(works[start:index])
+                if nodes <= self.max_nodes and work <= self.max_work:
+                    self.nodes, self.work = nodes, work
+                    if warned:
+                        for kid in old_kids[start:index]:
+                            self.log.extend(kid.warns)
+                    kids += old_kids[start:index]
+                    out += old_out[start:index]
+                    new_sizes += sizes[start:index]
+                    new_works += works[start:index]
+                else:  # near a limit: one by one, cut exactly where a fresh run cuts
+                    whole = False
+                    entries = enumerate(items[start:index], start)
+                    self.expand(memo, component_id, base, entries, out, start=start)
+                    if len(kids) < index:
+                        return
+            if index == total:
+                break
+            nodes, work = self.nodes, self.work
+            self.expand(memo, component_id, base, ((index, items[index]),), out, start=index)
+            if len(kids) == index:
+                return  # the node budget ran out
+            kid = kids[-1]
+            if type(kid) is Memo and kid.whole:
+                new_sizes.append(self.nodes - nodes)
+                new_works.append(self.work - work)
+                if kid.region:
+                    region = join(region, kid.region)
+                warned = warned or bool(kid.warns)
+            else:
+                whole = False
+            start = index + 1
+        if whole:
+            memo.items = Expansion(
+                base,
+                old.comp,
+                old.depth,
+                kids,
+                out,
+                sizes=new_sizes,
+                works=new_works,
+                region=region,
+                warned=warned,
+            )
 
     # -- data ---------------------------------------------------------------------------
 
@@ -627,3 +786,12 @@ class Run:
                 )
             return ""
         return self.string(memo, text, key) or ""
+
+
+def _complete(kids: list[Any] | None, count: int) -> bool:
+    """Whether a template's ``kids`` are its ``count`` items, each converted whole."""
+    return (
+        kids is not None
+        and len(kids) == count
+        and all(type(kid) is Memo and kid.whole for kid in kids)
+    )

@@ -1357,6 +1357,199 @@ class TestReuse:
             previous = incremental
 
 
+def tagged(count: int, tags: int = 1) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Items of data-dependent size (a nested template) and possible warnings (URLs)."""
+    raw: list[dict[str, Any]] = [
+        root("Column", children=["title", "list"]),
+        {"id": "title", "component": "Text", "text": {"path": "/title"}},
+        {"id": "list", "component": "List", "children": {"componentId": "card", "path": "/items"}},
+        {"id": "card", "component": "Column", "children": ["name", "img", "tags", "buy"]},
+        {"id": "name", "component": "Text", "text": {"path": "name"}},
+        {"id": "img", "component": "Image", "url": {"path": "img"}, "description": "i"},
+        {"id": "tags", "component": "List", "children": {"componentId": "tag", "path": "tags"}},
+        {"id": "tag", "component": "Text", "text": {"path": "t"}},
+        {
+            "id": "buy",
+            "component": "Button",
+            "label": "Buy",
+            "action": {"event": {"name": "buy", "context": {"t": {"path": "/title"}}}},
+        },
+    ]
+    items = [
+        {"name": f"p{i}", "img": f"https://x/{i}.png", "tags": [{"t": "a"}] * tags}
+        for i in range(count)
+    ]
+    return raw, {"title": "Shop", "items": items}
+
+
+def list_items(result: Conversion) -> list[Any]:
+    """The ListViewItem elements of the ``tagged`` surface's template."""
+    assert result.element is not None
+    items: list[Any] = result.element["children"][1]["children"]
+    return items
+
+
+def same_as_fresh(converter: Converter, current: Surface, previous: Conversion) -> Conversion:
+    """Convert incrementally, check that it equals a fresh conversion, return it."""
+    incremental = converter.convert(current, previous)
+    fresh = converter.convert(current)
+    assert js(incremental.element) == js(fresh.element)
+    assert incremental.warnings == fresh.warnings
+    return incremental
+
+
+def edited(s: Surface, **changes: Any) -> Surface:
+    data: dict[str, Any] = s.data_model  # type: ignore[assignment]  # set by the tests
+    return msgspec.structs.replace(s, data_model={**data, **changes})
+
+
+class TestTemplatePatch:
+    def test_one_item_changed_keeps_every_other_list_item(self) -> None:
+        """The untouched items' ListViewItem elements are the very same objects."""
+        raw, data = tagged(40)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        items = list(data["items"])
+        items[7] = {**items[7], "name": "changed"}
+        again = same_as_fresh(CONVERTER, edited(s, items=items), first)
+        kept = [a is b for a, b in zip(list_items(first), list_items(again), strict=True)]
+        assert kept == [i != 7 for i in range(40)]
+
+    def test_several_items_changed(self) -> None:
+        """Each changed item is converted again; the runs between them are kept."""
+        raw, data = tagged(30)
+        s = surface(*raw, data=data)
+        previous = CONVERTER.convert(s)
+        for round_ in range(3):  # patch a patched expansion too
+            items = list(s.data_model["items"])  # type: ignore[index]
+            for i in (0, 13, 14, 29):
+                items[i] = {**items[i], "name": f"r{round_}"}
+            s = edited(s, items=items)
+            again = same_as_fresh(CONVERTER, s, previous)
+            kept = [a is b for a, b in zip(list_items(previous), list_items(again), strict=True)]
+            assert kept == [i not in {0, 13, 14, 29} for i in range(30)]
+            previous = again
+
+    def test_item_appended_and_removed(self) -> None:
+        """Appending converts only the new item; removing the last keeps the rest."""
+        raw, data = tagged(10)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        grown = edited(s, items=[*data["items"], {"name": "new", "img": "https://x/n.png"}])
+        again = same_as_fresh(CONVERTER, grown, first)
+        assert [a is b for a, b in zip(list_items(first), list_items(again), strict=False)] == [
+            True
+        ] * 10
+        assert len(list_items(again)) == 11
+        shrunk = edited(s, items=data["items"][:6])
+        after = same_as_fresh(CONVERTER, shrunk, again)
+        assert all(a is b for a, b in zip(list_items(after), list_items(again), strict=False))
+        assert len(list_items(after)) == 6
+
+    def test_item_removed_from_the_middle(self) -> None:
+        """Removing a middle item shifts the later ones, each converted at its new path."""
+        raw, data = tagged(8)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        items = list(data["items"])
+        del items[3]
+        again = same_as_fresh(CONVERTER, edited(s, items=items), first)
+        kept = [a is b for a, b in zip(list_items(first), list_items(again), strict=False)]
+        assert kept == [True, True, True, False, False, False, False]
+
+    def test_root_value_read_by_items_changes_them_all(self) -> None:
+        """A root path the items read changes every item: nothing is kept."""
+        raw, data = tagged(12)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        again = same_as_fresh(CONVERTER, edited(s, title="New"), first)
+        assert not any(a is b for a, b in zip(list_items(first), list_items(again), strict=True))
+        assert js(again.element).count('"t":"New"') == 12
+
+    def test_warnings_keep_their_order(self) -> None:
+        """Warnings of kept items come out where a fresh conversion puts them."""
+        raw, data = tagged(9)
+        items = [
+            {**item, "img": "javascript:x"} if i % 3 == 0 else item
+            for i, item in enumerate(data["items"])
+        ]
+        s = surface(*raw, data={**data, "items": items})
+        first = CONVERTER.convert(s)
+        assert codes(first).count("convert.unsafe_url") == 3
+        changed = list(items)
+        changed[4] = {**changed[4], "img": "vbscript:y"}
+        again = same_as_fresh(CONVERTER, edited(s, items=changed), first)
+        assert codes(again).count("convert.unsafe_url") == 4
+
+    @pytest.mark.parametrize("grow", [0, 1, 2, 5])
+    def test_node_budget_crossing_inside_the_template(self, grow: int) -> None:
+        """An item that grows moves the node budget's cut; later items are cut exactly."""
+        raw, data = tagged(10, tags=2)
+        nodes = CONVERTER.convert(surface(*raw, data=data))
+        assert nodes.element is not None
+        total = js(nodes.element).count('"$type"')
+        for max_nodes in (total - 1, total, total + 3, total - 20):
+            converter = Converter(limits=Limits(max_nodes=max_nodes))
+            s = surface(*raw, data=data)
+            previous = converter.convert(s)
+            items = list(data["items"])
+            items[2] = {**items[2], "tags": [{"t": "b"}] * (2 + grow)}
+            previous = same_as_fresh(converter, edited(s, items=items), previous)
+            items = list(items)
+            items[2] = {**items[2], "tags": []}
+            same_as_fresh(converter, edited(s, items=items), previous)
+
+    def test_item_cap_with_changes_past_it(self) -> None:
+        """Changes to items past the item cap change nothing; the cap warning stays."""
+        converter = Converter(limits=Limits(max_template_items=5))
+        raw, data = tagged(9)
+        s = surface(*raw, data=data)
+        first = converter.convert(s)
+        items = list(data["items"])
+        items[7] = {**items[7], "name": "hidden"}
+        again = same_as_fresh(converter, edited(s, items=items), first)
+        assert all(a is b for a, b in zip(list_items(first), list_items(again), strict=True))
+        assert "convert.template_cap" in codes(again)
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.data())
+    def test_patching_always_equals_fresh(self, data: st.DataObject) -> None:
+        """Copy-on-write item edits near every limit: patching never changes the result."""
+        raw, model = tagged(data.draw(st.integers(0, 8)), tags=data.draw(st.integers(0, 2)))
+        converter = Converter(
+            limits=Limits(
+                max_nodes=data.draw(st.sampled_from([5000, 60, 33, 12])),
+                max_template_items=data.draw(st.sampled_from([100, 4])),
+            )
+        )
+        current = surface(*raw, data=model)
+        previous = converter.convert(current)
+        values = st.one_of(
+            st.text(max_size=2), st.integers(-1, 1), st.none(), st.just("javascript:x")
+        )
+        for _ in range(data.draw(st.integers(1, 6))):
+            items = list(model["items"])
+            kind = data.draw(st.sampled_from(["field", "tags", "root", "append", "drop", "equal"]))
+            if kind in {"field", "tags"} and items:
+                for i in data.draw(st.sets(st.integers(0, len(items) - 1), min_size=1)):
+                    if kind == "field":
+                        key = data.draw(st.sampled_from(["name", "img", "title"]))
+                        items[i] = {**items[i], key: data.draw(values)}
+                    else:
+                        items[i] = {**items[i], "tags": [{"t": "x"}] * data.draw(st.integers(0, 4))}
+            elif kind == "root":
+                model = {**model, "title": data.draw(values)}
+            elif kind == "append":
+                items.append({"name": data.draw(values), "tags": [{"t": "n"}]})
+            elif kind == "drop" and items:
+                del items[data.draw(st.integers(0, len(items) - 1))]
+            elif kind == "equal":
+                items = msgspec.json.decode(msgspec.json.encode(items))
+            model = {**model, "items": items}
+            current = msgspec.structs.replace(current, data_model=model)
+            previous = same_as_fresh(converter, current, previous)
+
+
 def sample_surfaces(samples_dir: Path) -> Iterator[tuple[str, Surface, bool]]:
     for sample in load_sample_files(samples_dir):
         if not sample.is_stream:

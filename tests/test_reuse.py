@@ -13,6 +13,7 @@ from a2ui_stream._reuse import (
     MAX_REGION_PATHS,
     Basis,
     Changes,
+    Expansion,
     Memo,
     changes_between,
     common_prefix,
@@ -210,3 +211,49 @@ class TestChanges:
         old = {str(i): i for i in range(300)}
         new = {str(i): -i - 1 for i in range(300)}
         assert changes_between(basis(old), basis(new)) is None
+
+
+class TestTouchedItems:
+    BASE = ("items",)
+
+    @pytest.mark.parametrize(
+        ("paths", "expected"),
+        [
+            ([("items", "3", "name")], {3}),
+            ([("items", "3", "name"), ("items", "3", "t"), ("items", "10")], {3, 10}),
+            ([("count",)], set()),  # elsewhere: touches no item
+            ([("itemsx", "1")], set()),
+            ([("items",)], None),  # the list replaced
+            ([()], None),  # the whole model replaced
+            ([("items", "01", "name")], None),  # not an index the list has
+            ([("items", "k")], None),
+            ([("title",)], None),  # a path the items read outside themselves
+            ([("title", "x")], None),
+        ],
+    )
+    def test_items(self, paths: list[tuple[str, ...]], expected: set[int] | None) -> None:
+        """Changes inside items name them; changes the items may read give ``None``."""
+        assert Changes(0, paths).items(self.BASE, (("title",),)) == expected
+
+    def test_component_change_touches_every_item(self) -> None:
+        """A replaced component may be any item's: nothing can be patched."""
+        assert Changes(id_bit("x"), []).items(self.BASE, ()) is None
+
+    def test_nested_base(self) -> None:
+        """A template inside an item patches the inner list under its own path."""
+        changes = Changes(0, [("g", "1", "xs", "4", "n"), ("g", "2", "xs", "0")])
+        assert changes.items(("g", "1", "xs"), ()) == {4}
+
+
+class TestExpansion:
+    def test_ready_sums_each_item(self) -> None:
+        """Per-item budgets, the joint region and warnings are gathered once."""
+        kids = [
+            Memo(comp("i"), ("items", "0"), 1, region=(("title",),), count=3, work=4),
+            Memo(comp("i"), ("items", "1"), 1, region=(("top",),), count=1, work=2),
+        ]
+        expansion = Expansion(("items",), comp("i"), 1, kids, [{}, {}])
+        expansion.ready()
+        assert (expansion.sizes, expansion.works) == ([4, 2], [4, 2])
+        assert set(expansion.region) == {("title",), ("top",)}
+        assert expansion.warned is False
