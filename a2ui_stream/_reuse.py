@@ -137,9 +137,9 @@ class Expansion:
     and, from :attr:`sizes` and :attr:`works`, the node and work budget they use, which
     is exactly what taking each of them whole one by one would do.
 
-    Exists only where every item was converted whole (no limit cut one, none emitted
+    Usable only where every item was converted whole (no limit cut one, none emitted
     nothing), so that each item ``i`` is ``kids[i]``, a :class:`Memo` of ``comp`` at
-    path ``(*base, str(i))``.
+    path ``(*base, str(i))``: :meth:`ready` checks that, once, when a patch is tried.
 
     Attributes:
         base: the data path of the list the items came from.
@@ -147,6 +147,7 @@ class Expansion:
         depth: the depth of each item (the template's plus one).
         kids: the item memos, in order.
         out: their ListViewItem elements, in order.
+        total: how many items there were to convert (the list's length, capped).
         sizes: per item, the nodes it used (its own reservation and its subtree's);
             ``None`` until :meth:`ready` computes them.
         works: per item, the work budget it used.
@@ -154,16 +155,28 @@ class Expansion:
         warned: ``True`` when some item has warnings.
     """
 
-    __slots__ = ("base", "comp", "depth", "kids", "out", "region", "sizes", "warned", "works")
+    __slots__ = (
+        "base",
+        "comp",
+        "depth",
+        "kids",
+        "out",
+        "region",
+        "sizes",
+        "total",
+        "warned",
+        "works",
+    )
 
     def __init__(
         self,
         base: Path,
         comp: Component | None,
         depth: int,
-        kids: list[Memo],
+        kids: list[Any],
         out: list[dict[str, Any]],
         *,
+        total: int,
         sizes: list[int] | None = None,
         works: list[int] | None = None,
         region: Region = NOWHERE,
@@ -174,19 +187,27 @@ class Expansion:
         self.depth = depth
         self.kids = kids
         self.out = out
+        self.total = total
         self.sizes = sizes
         self.works = works
         self.region = region
         self.warned = warned
 
-    def ready(self) -> None:
-        """Compute the per-item totals and the joint region, once.
+    def ready(self) -> bool:
+        """Check that every item converted whole; compute the totals and region, once.
 
-        A fresh conversion builds its expansions without them: most are never patched.
+        A fresh conversion builds its expansions without either: most are never patched.
+
+        Returns:
+            Whether the expansion can be patched.
         """
         if self.sizes is not None:
-            return
+            return True
         kids = self.kids
+        if len(kids) != self.total or not all(type(k) is Memo and k.whole for k in kids):
+            self.kids = self.out = []  # let them go: this one is never patched
+            self.total = -1
+            return False
         self.sizes = [kid.count + 1 for kid in kids]
         self.works = [kid.work for kid in kids]
         region = NOWHERE
@@ -195,6 +216,7 @@ class Expansion:
                 region = join(region, kid.region)
         self.region = region
         self.warned = any(kid.warns for kid in kids)
+        return True
 
 
 def id_bit(component_id: str) -> int:
@@ -298,15 +320,18 @@ class Changes:
         paths: changed data paths.
         prefixes: every prefix of every changed path, the paths included.
         lengths: the distinct lengths of the changed paths.
+        heads: the top-level keys of the changed paths; ``None`` when one is the root.
     """
 
-    __slots__ = ("lengths", "mask", "paths", "prefixes")
+    __slots__ = ("heads", "lengths", "mask", "paths", "prefixes")
 
     def __init__(self, mask: int, paths: list[tuple[str, ...]]) -> None:
         self.mask = mask
         self.paths = frozenset(paths)
         self.prefixes = frozenset(p[:i] for p in paths for i in range(len(p) + 1))
         self.lengths = tuple(sorted({len(p) for p in paths}))
+        # The top-level keys changed, or ``None`` when the whole model was replaced.
+        self.heads = None if () in self.paths else frozenset(p[0] for p in paths)
 
     def unchanged(self, memo: Memo) -> bool:
         """Whether nothing the memo's subtree read or reached can have changed."""
@@ -348,6 +373,9 @@ class Changes:
 
     def meets(self, path: Path) -> bool:
         """Whether a changed path is ``path``, lies under it, or holds it."""
+        heads = self.heads
+        if heads is not None and path and path[0] not in heads:
+            return False  # the common case: a region under another top-level key
         if path in self.prefixes:  # ``path`` is a prefix of a changed path
             return True
         size = len(path)

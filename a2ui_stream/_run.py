@@ -354,6 +354,9 @@ class Run:
                     memo.comp.id,
                 )
                 continue
+            if self.stopped:  # refused without a word: only the reach is noted
+                kids.append(cid)
+                continue
             before = None
             if prev is not None:
                 if type(prev) is list:
@@ -445,14 +448,10 @@ class Run:
             self.expand(memo, component_id, base, entries, out)
         else:
             self.expand(memo, component_id, base, enumerate(items), out)
-            if _complete(memo.kids, count):
-                memo.items = Expansion(
-                    base,
-                    self.components.get(component_id),
-                    memo.depth + 1,
-                    memo.kids,  # type: ignore[arg-type]  # _complete: every kid a Memo
-                    out,
-                )
+            # Whether every item converted whole is checked only if a patch is tried.
+            kids: list[Any] = memo.kids  # type: ignore[assignment]  # expand set them
+            comp = self.components.get(component_id)
+            memo.items = Expansion(base, comp, memo.depth + 1, kids, out, total=count)
         self.item = saved
         return element
 
@@ -475,7 +474,8 @@ class Run:
             or old.comp is not self.components.get(component_id)
         ):
             return None
-        old.ready()
+        if not old.ready():
+            return None
         indexes = changes.items(base, old.region)
         if indexes is None:
             return None
@@ -643,6 +643,7 @@ class Run:
                 old.depth,
                 kids,
                 out,
+                total=total,
                 sizes=new_sizes,
                 works=new_works,
                 region=region,
@@ -786,12 +787,3 @@ class Run:
                 )
             return ""
         return self.string(memo, text, key) or ""
-
-
-def _complete(kids: list[Any] | None, count: int) -> bool:
-    """Whether a template's ``kids`` are its ``count`` items, each converted whole."""
-    return (
-        kids is not None
-        and len(kids) == count
-        and all(type(kid) is Memo and kid.whole for kid in kids)
-    )
