@@ -129,7 +129,7 @@ class Memo(msgspec.Struct, gc=False):
     items: Expansion | None = None
 
 
-class Expansion:
+class Expansion(msgspec.Struct, gc=False, kw_only=True):
     """A template's items as one conversion left them, to be patched by the next.
 
     The next conversion of the same template, when only data inside some items changed,
@@ -140,6 +140,9 @@ class Expansion:
     Usable only where every item was converted whole (no limit cut one, none emitted
     nothing), so that each item ``i`` is ``kids[i]``, a :class:`Memo` of ``comp`` at
     path ``(*base, str(i))``: :meth:`ready` checks that, once, when a patch is tried.
+
+    Untracked by the collector, as :class:`Memo` is: it refers only to memos, lists
+    and elements, never back to itself.
 
     Attributes:
         base: the data path of the list the items came from.
@@ -155,43 +158,16 @@ class Expansion:
         warned: ``True`` when some item has warnings.
     """
 
-    __slots__ = (
-        "base",
-        "comp",
-        "depth",
-        "kids",
-        "out",
-        "region",
-        "sizes",
-        "total",
-        "warned",
-        "works",
-    )
-
-    def __init__(
-        self,
-        base: Path,
-        comp: Component | None,
-        depth: int,
-        kids: list[Any],
-        out: list[dict[str, Any]],
-        *,
-        total: int,
-        sizes: list[int] | None = None,
-        works: list[int] | None = None,
-        region: Region = NOWHERE,
-        warned: bool = False,
-    ) -> None:
-        self.base = base
-        self.comp = comp
-        self.depth = depth
-        self.kids = kids
-        self.out = out
-        self.total = total
-        self.sizes = sizes
-        self.works = works
-        self.region = region
-        self.warned = warned
+    base: Path
+    comp: Component | None
+    depth: int
+    kids: list[Any]
+    out: list[dict[str, Any]]
+    total: int
+    sizes: list[int] | None = None
+    works: list[int] | None = None
+    region: Region = NOWHERE
+    warned: bool = False
 
     def ready(self) -> bool:
         """Check that every item converted whole; compute the totals and region, once.

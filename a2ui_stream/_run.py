@@ -451,7 +451,9 @@ class Run:
             # Whether every item converted whole is checked only if a patch is tried.
             kids: list[Any] = memo.kids  # type: ignore[assignment]  # expand set them
             comp = self.components.get(component_id)
-            memo.items = Expansion(base, comp, memo.depth + 1, kids, out, total=count)
+            memo.items = Expansion(
+                base=base, comp=comp, depth=memo.depth + 1, kids=kids, out=out, total=count
+            )
         self.item = saved
         return element
 
@@ -638,11 +640,11 @@ class Run:
             start = index + 1
         if whole:
             memo.items = Expansion(
-                base,
-                old.comp,
-                old.depth,
-                kids,
-                out,
+                base=base,
+                comp=old.comp,
+                depth=old.depth,
+                kids=kids,
+                out=out,
                 total=total,
                 sizes=new_sizes,
                 works=new_works,

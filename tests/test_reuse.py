@@ -252,7 +252,9 @@ class TestExpansion:
             Memo(comp("i"), ("items", "0"), 1, region=(("title",),), count=3, work=4),
             Memo(comp("i"), ("items", "1"), 1, region=(("top",),), count=1, work=2),
         ]
-        expansion = Expansion(("items",), comp("i"), 1, kids, [{}, {}], total=2)
+        expansion = Expansion(
+            base=("items",), comp=comp("i"), depth=1, kids=kids, out=[{}, {}], total=2
+        )
         assert expansion.ready()
         assert (expansion.sizes, expansion.works) == ([4, 2], [4, 2])
         assert set(expansion.region) == {("title",), ("top",)}
@@ -261,6 +263,8 @@ class TestExpansion:
     @pytest.mark.parametrize("kids", [["i"], [Memo(comp("i"), ("items", "0"), 1, whole=False)], []])
     def test_incomplete_is_never_patched(self, kids: list[Any]) -> None:
         """An item that emitted nothing, was cut, or was never reached forbids patching."""
-        expansion = Expansion(("items",), comp("i"), 1, kids, [{}], total=1)
+        expansion = Expansion(
+            base=("items",), comp=comp("i"), depth=1, kids=kids, out=[{}], total=1
+        )
         assert not expansion.ready()
         assert not expansion.ready()
