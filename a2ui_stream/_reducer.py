@@ -613,6 +613,9 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
     operations = patched.get(OPERATIONS_KEY)
     if isinstance(operations, list):
         return _rebuild_bucket(state, run, key, operations, operations, (patched, None), context)
+    if operations is not None:
+        message = "the patch left content.a2ui_operations not an array; the state is unchanged"
+        return state, (), (_content_error(key, context, message),)
     if "status" in patched:
         return _apply_lifecycle(state, run, key, patched, context)
     return state, (), ()

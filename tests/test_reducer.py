@@ -430,6 +430,18 @@ class TestActivityDelta:
         assert after.current == state.current
         assert [d.code for d in diagnostics] == ["activity.patch_failed"]
 
+    def test_delta_that_breaks_the_operation_list_is_reported(self) -> None:
+        """A patch that turns a2ui_operations into a non-array changes nothing and says so."""
+        delta = ev.ActivityDelta(
+            message_id="m1",
+            activity_type="a2ui-surface",
+            patch=[{"op": "replace", "path": "/a2ui_operations", "value": "oops"}],
+        )
+        state, diffs, diagnostics = fold(snapshot("m1", text_surface("s1")), delta)
+        assert [d.op for d in diffs] == ["add"]
+        assert [d.code for d in diagnostics] == ["activity.malformed"]
+        assert [p[0] for p in parts_of(state)] == ["a2ui:s1"]
+
     def test_delta_for_unknown_message_is_ignored(self) -> None:
         """A delta with no earlier snapshot is ignored with a warning."""
         delta = ev.ActivityDelta(message_id="zz", activity_type="a2ui-surface", patch=[])
