@@ -279,13 +279,18 @@ def diff(old: JSON, new: JSON) -> list[dict[str, Any]]:
 def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON) -> None:
     if old is new:
         return
+    # Identical children are skipped inline: a shared tree costs one comparison per
+    # child along the changed path, not a call.
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in old.items():
+            after = new.get(key, _ABSENT)
+            if after is value:
+                continue
             child = f"{path}/{escape_token(key)}"
-            if key not in new:
+            if after is _ABSENT:
                 operations.append({"op": "remove", "path": child})
             else:
-                _diff_into(operations, child, value, new[key])
+                _diff_into(operations, child, value, after)
         operations.extend(
             {"op": "add", "path": f"{path}/{escape_token(key)}", "value": value}
             for key, value in new.items()
@@ -294,8 +299,9 @@ def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON
         return
     if isinstance(old, list) and isinstance(new, list):
         shared = min(len(old), len(new))
-        for index in range(shared):
-            _diff_into(operations, f"{path}/{index}", old[index], new[index])
+        for index, (before, after) in enumerate(zip(old, new, strict=False)):
+            if before is not after:
+                _diff_into(operations, f"{path}/{index}", before, after)
         operations.extend(
             {"op": "add", "path": f"{path}/{index}", "value": new[index]}
             for index in range(shared, len(new))

@@ -345,6 +345,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         return _place_bucket(state, run, bucket, context, diagnostics, changed=False)
     checkpoints = [c for c in previous.checkpoints if c[0] <= shared] if previous else []
     start, surfaces = checkpoints[-1] if checkpoints else (0, {})
+    reference = previous.surfaces if previous is not None else {}
     for index in range(start, len(keys)):
         if documents is None:
             operation: Operation | Diagnostic = decode_operation(keys[index], index=index)
@@ -358,7 +359,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
                 diagnostics.append(_locate(operation, key, context))
         else:
             surfaces, found = apply_operation(
-                surfaces, operation, index=index, limits=context.limits
+                surfaces, operation, index=index, limits=context.limits, reference=reference
             )
             if report:
                 diagnostics.extend(_locate(one, key, context) for one in found)

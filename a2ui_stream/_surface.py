@@ -35,6 +35,7 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._limits import Limits
+from a2ui_stream._patch import diff
 from a2ui_stream._pointer import PointerError, delete_value, get, parse, set_value
 from a2ui_stream.a2ui import (
     AgentFunctionResponse,
@@ -81,15 +82,17 @@ Surfaces: TypeAlias = Mapping[str, Surface]
 
 _ENCODER = msgspec.json.Encoder()
 _EMPTY: Mapping[str, Component] = {}
+_NO_SURFACES: Surfaces = {}
 
 
 class _Batch:
     """The surfaces being changed by one call: copied on the first write, never before."""
 
-    __slots__ = ("base", "work")
+    __slots__ = ("base", "reference", "work")
 
-    def __init__(self, base: Surfaces) -> None:
+    def __init__(self, base: Surfaces, reference: Surfaces = _NO_SURFACES) -> None:
         self.base = base
+        self.reference = reference
         self.work: dict[str, Surface] | None = None
 
     def get(self, surface_id: str) -> Surface | None:
@@ -149,6 +152,41 @@ def _size(value: Any) -> int | None:
         return None
 
 
+def _resized(old: Any, new: Any, old_size: int) -> int | None:
+    """Estimated encoded size of ``new``, which replaces ``old`` of ``old_size`` bytes.
+
+    When ``new`` shares containers with ``old`` (an ``ACTIVITY_DELTA`` patches a copy of
+    the operation that wrote the model), only the changed subtrees are measured, so the
+    cost follows the change rather than the model's size. Otherwise ``new`` is encoded.
+    """
+    if not _shares(old, new):
+        return _size(new)
+    estimate = old_size
+    for change in diff(old, new):
+        tokens = parse(change["path"])
+        name = len(tokens[-1]) + 4 if tokens else 0  # quotes, colon and comma of a key
+        if change["op"] != "add":
+            gone = _size(get(old, tokens))
+            if gone is None:
+                return _size(new)
+            estimate -= gone + (name if change["op"] == "remove" else 0)
+        if change["op"] != "remove":
+            added = _size(change["value"])
+            if added is None:
+                return None
+            estimate += added + (name if change["op"] == "add" else 0)
+    return max(estimate, 0)
+
+
+def _shares(old: Any, new: Any) -> bool:
+    """Whether two containers hold any child in common (by identity)."""
+    if type(old) is dict and type(new) is dict:
+        return any(old.get(key) is value for key, value in new.items())
+    if type(old) is list and type(new) is list:
+        return any(a is b for a, b in zip(old, new, strict=False))
+    return False
+
+
 def _write(
     surface: Surface,
     path: str,
@@ -157,6 +195,7 @@ def _write(
     merge: bool,
     index: int,
     limits: Limits,
+    reference: Surface | None = None,
 ) -> Surface | Diagnostic:
     """Set, merge or (``value`` unset) delete at ``path``, within the size limit."""
     sid = surface.surface_id
@@ -168,7 +207,15 @@ def _write(
     old = get(doc, tokens) if tokens else doc
     if merge and type(value) is dict:
         value = {**old, **value} if type(old) is dict else value
-    old_size, new_size = _size(old), _size(value)
+    old_size: int | None
+    new_size: int | None
+    if not tokens:
+        # The whole model: its old size is already known, and a value that shares most
+        # of the old model (a patched copy) is measured by what changed.
+        base = reference if reference is not None else surface
+        old_size, new_size = surface.data_bytes, _resized(base.data_model, value, base.data_bytes)
+    else:
+        old_size, new_size = _size(old), _size(value)
     if old_size is None or new_size is None:
         return _problem(
             "op.malformed", f"Operation at index {index} has a value that is not JSON.", index, sid
@@ -289,7 +336,15 @@ def _update_data_model(
     surface = _target(batch, op, index, limits)
     if isinstance(surface, Diagnostic):
         return [*problems, surface]
-    written = _write(surface, op.path, op.value, merge=op.merge, index=index, limits=limits)
+    written = _write(
+        surface,
+        op.path,
+        op.value,
+        merge=op.merge,
+        index=index,
+        limits=limits,
+        reference=batch.reference.get(op.surface_id),
+    )
     if isinstance(written, Diagnostic):
         return [*problems, written]
     batch.put(written)
@@ -354,7 +409,12 @@ _HANDLERS: dict[type, _Handler] = {
 
 
 def apply_operation(
-    surfaces: Surfaces, op: Operation, *, index: int, limits: Limits
+    surfaces: Surfaces,
+    op: Operation,
+    *,
+    index: int,
+    limits: Limits,
+    reference: Surfaces = _NO_SURFACES,
 ) -> tuple[Surfaces, tuple[Diagnostic, ...]]:
     """Apply one normalised operation to a mapping of surfaces.
 
@@ -363,13 +423,16 @@ def apply_operation(
         op: the operation (a :class:`Diagnostic` is accepted too and passed on).
         index: the operation's position in its list, for diagnostics.
         limits: the bounds to enforce (live surfaces, data model size).
+        reference: surfaces an earlier version of the same operations built, if any;
+            a data model that shares most of its reference's (a patched copy) is
+            measured against the size limit by what changed, not encoded whole.
 
     Returns:
         The new surfaces (the same mapping object when nothing changed) and the
         diagnostics: the operation's own decode warnings, then anything that made
         this call skip it. Never raises for bad input.
     """
-    batch = _Batch(surfaces)
+    batch = _Batch(surfaces, reference)
     problems = _HANDLERS[type(op)](batch, op, index, limits)
     return batch.result(), tuple(problems)
 

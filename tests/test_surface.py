@@ -12,6 +12,7 @@ from msgspec import UNSET
 
 from a2ui_stream._diagnostics import Diagnostic
 from a2ui_stream._limits import Limits
+from a2ui_stream._patch import apply_patch
 from a2ui_stream._surface import Surface, Surfaces, apply_operation, apply_operations
 from a2ui_stream.a2ui import (
     AgentFunctionResponse,
@@ -493,3 +494,31 @@ class TestSamples:
         assert surfaces["demo-multichoice"].components["demo-multichoice-root"].component == (
             "ChoicePicker"
         )
+
+
+class TestDataSizeEstimate:
+    def test_patched_model_is_measured_by_its_change(self) -> None:
+        """A root write of a patched copy keeps the size estimate close to the true size."""
+        model = {"items": [{"name": f"item {i}", "price": i} for i in range(200)], "title": "t"}
+        surfaces, _ = apply_operations(
+            {},
+            [
+                CreateSurface(surface_id="s", version="v0.9"),
+                UpdateDataModel(surface_id="s", path="", value=model),
+            ],
+            limits=Limits(),
+        )
+        for step in range(20):
+            model = apply_patch(
+                model,
+                [
+                    {"op": "replace", "path": f"/items/{step}/name", "value": "x" * step},
+                    {"op": "add", "path": f"/extra{step}", "value": [step]},
+                ],
+            )
+            surfaces, problems = apply_operations(
+                surfaces, [UpdateDataModel(surface_id="s", path="", value=model)], limits=Limits()
+            )
+            assert problems == ()
+        true_size = len(msgspec.json.encode(model))
+        assert abs(surfaces["s"].data_bytes - true_size) <= 20 * 2
