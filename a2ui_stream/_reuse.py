@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import msgspec
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
     from a2ui_stream._diagnostics import Diagnostic
     from a2ui_stream._limits import Limits
@@ -51,6 +51,7 @@ __all__ = [
     "NO_WARNINGS",
     "Basis",
     "Changes",
+    "Children",
     "Expansion",
     "Memo",
     "Path",
@@ -112,6 +113,10 @@ class Memo(msgspec.Struct, gc=False):
         mask: :func:`mask_of` once computed, ``-1`` before.
         items: for a template, its :class:`Expansion` when every item converted whole;
             ``None`` otherwise.
+        first: where the entries of its ``children`` list start in :attr:`kids` (the
+            handler's own references come first), when that list is long enough to be
+            worth :class:`Children`; ``-1`` otherwise.
+        children: the :class:`Children` of that list, once a conversion needed them.
     """
 
     comp: Component
@@ -127,6 +132,8 @@ class Memo(msgspec.Struct, gc=False):
     warns: tuple[tuple[str | None, Diagnostic], ...] = NO_WARNINGS
     mask: int = -1
     items: Expansion | None = None
+    first: int = -1
+    children: Children | None = None
 
 
 class Expansion(msgspec.Struct, gc=False, kw_only=True):
@@ -193,6 +200,166 @@ class Expansion(msgspec.Struct, gc=False, kw_only=True):
         self.region = region
         self.warned = any(kid.warns for kid in kids)
         return True
+
+
+_Index: TypeAlias = (
+    "tuple[list[int], dict[str, list[int]], dict[str, list[int]], dict[tuple[str, str], list[int]]]"
+)
+_Notes: TypeAlias = "tuple[tuple[str | None, Diagnostic], ...]"
+
+
+class Children(msgspec.Struct, gc=False, kw_only=True):
+    """A long ``children`` list as one conversion left it, to be patched by the next.
+
+    When only data changed, the next conversion of the same component finds the
+    children a change may touch through :meth:`touched` and takes every run of the
+    others whole: their memos, their elements and, from :attr:`sizes` and
+    :attr:`works`, the node and work budget they use, exactly as taking each of them
+    whole one by one would.
+
+    Entry ``i`` stands for the ``i``-th reference of the list (every reference is a
+    string, or the entries would not line up with them): ``memo.kids[first + i]``.
+    Untracked by the collector, as :class:`Memo` is.
+
+    Attributes:
+        elements: per entry, the element its memo emitted, or ``None``.
+        sizes: per entry, the nodes its subtree used.
+        works: per entry, the work budget it used.
+        notes: per entry, its warnings.
+        warned: ``True`` when some entry may have warnings.
+        index: where changes can reach the entries, built by :meth:`ready` when first
+            needed and kept while every entry files where it did; ``None`` otherwise.
+        tail: how many entries at the end emitted nothing (after a limit stopped the
+            conversion, typically); they stay out of the index, converted in one go.
+    """
+
+    elements: list[dict[str, Any] | None]
+    sizes: list[int]
+    works: list[int]
+    notes: list[_Notes]
+    warned: bool = False
+    index: _Index | None = None
+    tail: int = 0
+
+    @classmethod
+    def of(cls, entries: list[Memo | str]) -> Children:
+        """The children of a list from its entries, as a conversion left them."""
+        kept = cls(elements=[], sizes=[], works=[], notes=[])
+        kept.extend(entries)
+        tail = 0
+        for kid in reversed(entries):
+            if type(kid) is not str:
+                break
+            tail += 1
+        kept.tail = tail
+        return kept
+
+    def start(self) -> Children:
+        """An empty list to fill from this one and from entries converted again."""
+        return Children(
+            elements=[], sizes=[], works=[], notes=[], warned=self.warned,
+            index=self.index, tail=self.tail,
+        )  # fmt: skip
+
+    def take(self, other: Children, start: int, stop: int) -> None:
+        """Append ``other``'s entries ``[start, stop)``, taken whole."""
+        self.elements += other.elements[start:stop]
+        self.sizes += other.sizes[start:stop]
+        self.works += other.works[start:stop]
+        self.notes += other.notes[start:stop]
+
+    def add(self, kid: Memo | str, was: Memo | str) -> None:
+        """Append an entry converted again; drop the index unless it files as ``was`` did."""
+        if type(kid) is Memo:
+            self.elements.append(kid.element)
+            self.sizes.append(kid.count)
+            self.works.append(kid.work)
+            self.notes.append(kid.warns)
+            if kid.warns:
+                self.warned = True
+            if kid is not was and (
+                type(was) is not Memo or kid.whole is not was.whole or kid.region != was.region
+            ):
+                self.index = None
+        else:
+            self.pad(1)
+            if type(was) is not str:
+                self.index = None
+
+    def pad(self, count: int) -> None:
+        """Append ``count`` entries that emitted nothing."""
+        self.elements += [None] * count
+        self.sizes += [0] * count
+        self.works += [0] * count
+        self.notes += [NO_WARNINGS] * count
+
+    def extend(self, entries: Sequence[Memo | str]) -> None:
+        """Append entries as converted."""
+        for kid in entries:
+            if type(kid) is Memo:
+                self.elements.append(kid.element)
+                self.sizes.append(kid.count)
+                self.works.append(kid.work)
+                self.notes.append(kid.warns)
+                if kid.warns:
+                    self.warned = True
+            else:
+                self.pad(1)
+
+    def ready(self, entries: list[Memo | str]) -> _Index:
+        """The index of ``entries`` (this list's memos), built once.
+
+        Returns:
+            ``(always, heads, shallow, deep)``: the positions of the entries any change
+            may touch (not whole memos, regions reaching the root), then, by top-level
+            key, the positions of entries with a region path under it; of those whose
+            path is that key alone; and, by a path's first two segments, those whose
+            path is longer. The :attr:`tail` is left out.
+        """
+        index = self.index
+        if index is None:
+            always: list[int] = []
+            heads: dict[str, list[int]] = {}
+            shallow: dict[str, list[int]] = {}
+            deep: dict[tuple[str, str], list[int]] = {}
+            for position, kid in enumerate(entries[: len(entries) - self.tail]):
+                if type(kid) is not Memo or not kid.whole:
+                    always.append(position)
+                    continue
+                for path in kid.region:
+                    if not path:
+                        always.append(position)
+                        break
+                    heads.setdefault(path[0], []).append(position)
+                    if len(path) == 1:
+                        shallow.setdefault(path[0], []).append(position)
+                    else:
+                        deep.setdefault((path[0], path[1]), []).append(position)
+            index = self.index = (always, heads, shallow, deep)
+        return index
+
+    def touched(self, entries: list[Memo | str], paths: frozenset[Path]) -> set[int]:
+        """The positions, before the :attr:`tail`, of the entries a change may touch.
+
+        Args:
+            entries: this list's memos.
+            paths: the changed paths, none of them the root.
+
+        Returns:
+            A superset of the entries for which :meth:`Changes.unchanged` fails, when
+            they share the item path in scope and it meets no change: a region path and
+            a changed path, neither empty, meet only if they agree on their first
+            segment and, when both are longer, on their second.
+        """
+        always, heads, shallow, deep = self.ready(entries)
+        out = set(always)
+        for path in paths:
+            if len(path) == 1:
+                out.update(heads.get(path[0], ()))
+            else:
+                out.update(shallow.get(path[0], ()))
+                out.update(deep.get((path[0], path[1]), ()))
+        return out
 
 
 def id_bit(component_id: str) -> int:
@@ -424,12 +591,16 @@ def _diff(old: Any, new: Any, path: tuple[str, ...], out: list[tuple[str, ...]])
             out.append(path)
             return len(out) <= _MAX_CHANGED_PATHS
         if kind is dict:
-            if list(old) != list(new):
-                common_old = [k for k in old if k in new]
-                if common_old != [k for k in new if k in old]:
-                    out.append(path)
-                    return len(out) <= _MAX_CHANGED_PATHS
-                out.extend((*path, k) for k in old.keys() ^ new.keys())
+            if list(old) == list(new):  # the values line up: find the others at C speed
+                for key in compress(old, map(is_not, old.values(), new.values())):
+                    if not _diff(old[key], new[key], (*path, key), out):
+                        return False
+                return len(out) <= _MAX_CHANGED_PATHS
+            common_old = [k for k in old if k in new]
+            if common_old != [k for k in new if k in old]:
+                out.append(path)
+                return len(out) <= _MAX_CHANGED_PATHS
+            out.extend((*path, k) for k in old.keys() ^ new.keys())
             for key, value in old.items():
                 after = new.get(key, value)
                 if after is not value and not _diff(value, after, (*path, key), out):

@@ -18,12 +18,13 @@ request or shell modules. Does no I/O, no logging.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from a2ui_stream._bindings import MISSING, call_of, split_pointer, template_of, walk
 from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._functions import FUNCTIONS, to_text
-from a2ui_stream._reuse import NOWHERE, Expansion, Memo, join, widen
+from a2ui_stream._reuse import NOWHERE, Children, Expansion, Memo, join, widen
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +43,8 @@ Handler: TypeAlias = "Callable[[Run, Memo], dict[str, Any] | None]"
 _WORK_PER_NODE: Final = 4
 #: Pointers whose split form is kept per converter before the cache starts over.
 _MAX_CACHED_POINTERS: Final = 4096
+#: Children lists at least this long keep :class:`Children` to be patched next time.
+_MIN_CHILDREN: Final = 8
 _DEBUG: Final = Severity.DEBUG
 _WARNING: Final = Severity.WARNING
 
@@ -255,7 +258,7 @@ class Run:
             self.warn("convert.component_missing", f'A2UI component "{cid}" was not found.', cid)
             return None
         before: Any = None
-        region = NOWHERE
+        region, old = NOWHERE, None
         if prev is not None:
             if prev.comp is comp:
                 if prev.path == path:
@@ -263,7 +266,7 @@ class Run:
                         return prev
                     # Kids matched by position and taken whole are covered by this region
                     # already, so only the kids converted again need joining into it.
-                    before, region = prev.items or prev.kids, prev.region
+                    before, region, old = prev.items or prev.kids, prev.region, prev
             elif prev.comp.id == cid and prev.kids is not None:
                 before = {(k.comp.id, k.path): k for k in reversed(prev.kids) if type(k) is Memo}
         children = comp.props.get("children")
@@ -291,7 +294,7 @@ class Run:
             self.nodes = start_nodes + 1
             element = handler(self, memo)
             if element is not None and type(children) is list:
-                out = self.convert_refs(memo, children, path)
+                out = self.children(memo, children, path, old)
                 if out:  # after any single-child references the handler converted
                     first = element.get("children")
                     element["children"] = out if first is None else first + out
@@ -378,6 +381,112 @@ class Run:
                 out.append(kid.element)
         memo.region = region
         return out
+
+    def children(
+        self, memo: Memo, refs: list[Any], path: tuple[str, ...], old: Memo | None
+    ) -> list[dict[str, Any]]:
+        """Convert a long ``children`` list as :meth:`convert_refs` does, patching ``old``'s.
+
+        When only data changed and ``old`` (the previous memo of this component, same
+        path) has the list's :class:`Children`, only the children a change may touch
+        are visited; each run of the others between two of them is taken in one step,
+        as :meth:`visit` would take each of them whole (:meth:`reusable` holds for
+        every one: the components are the same objects, the ancestors and depth too,
+        and no change touches them): their memos, their elements, their warnings in
+        order, and their node and work budget from the totals. Where a run would not
+        fit the budgets, its children go through :meth:`convert_refs` one by one, which
+        cuts them exactly where a fresh conversion would.
+
+        Args:
+            memo: the parent in progress, its handler done.
+            refs: its ``children`` list.
+            path: the item path in scope.
+            old: the previous memo of the same component at the same path, if any.
+        """
+        if len(refs) < _MIN_CHILDREN:
+            return self.convert_refs(memo, refs, path)
+        entries = memo.kids
+        first = memo.first = 0 if entries is None else len(entries)
+        if old is None:
+            return self.convert_refs(memo, refs, path)
+        touched = self.touched_children(memo, refs, old)
+        if touched is None:
+            return self.convert_refs(memo, refs, path)
+        kept: Children = old.children  # type: ignore[assignment]  # touched_children set it
+        old_kids: list[Any] = old.kids  # type: ignore[assignment]  # it has the entries
+        if entries is None:
+            entries = memo.kids = []
+        out: list[dict[str, Any]] = []
+        built = kept.start()
+        end = len(refs) - kept.tail
+        start = 0
+        for index in (*touched, end):
+            if index > start:  # the untouched run [start, index)
+                if self.take(kept, start, index):
+                    entries += old_kids[first + start : first + index]
+                    out.extend(filter(None, kept.elements[start:index]))
+                    built.take(kept, start, index)
+                else:  # near a limit: one by one, cut exactly where a fresh run cuts
+                    out += self.convert_refs(memo, refs[start:index], path)
+                    built.index = None
+            if index == end:
+                break
+            out += self.convert_refs(memo, refs[index : index + 1], path)
+            built.add(entries[-1], old_kids[first + index])
+            start = index + 1
+        if end < len(refs):  # the references that emitted nothing at the end, in one go
+            if self.stopped:  # each is refused as it was
+                entries += refs[end:]
+                built.pad(len(refs) - end)
+            else:
+                out += self.convert_refs(memo, refs[end:], path)
+                tail = entries[first + end :]
+                built.extend(tail)
+                if not all(type(kid) is str for kid in tail):
+                    built.index = None
+        if built.index is not None:  # every entry is filed where it was: the index holds
+            memo.children = built
+        return out
+
+    def take(self, kept: Children, start: int, stop: int) -> bool:
+        """Take the budgets and warnings of ``kept``'s entries ``[start, stop)`` if they fit."""
+        nodes = self.nodes + sum(kept.sizes[start:stop])
+        work = self.work + sum(kept.works[start:stop])
+        if nodes > self.max_nodes or work > self.max_work:
+            return False
+        self.nodes, self.work = nodes, work
+        if kept.warned:
+            self.log.extend(chain.from_iterable(kept.notes[start:stop]))
+        return True
+
+    def touched_children(self, memo: Memo, refs: list[Any], old: Memo) -> list[int] | None:
+        """The positions of the children to visit when ``old``'s list can be patched.
+
+        It can when only data changed (no change to the root, none to the item in
+        scope), ``old`` kept an entry per reference at the same place in its kids, and
+        a change may touch at most half of them; otherwise ``None``.
+        """
+        changes = self.changes
+        if (
+            changes is None
+            or changes.mask
+            or changes.heads is None
+            or self.stopped
+            or old.first != memo.first
+            or old.kids is None
+            or len(old.kids) - old.first != len(refs)
+        ):
+            return None
+        if memo.path and changes.meets(memo.path):
+            return None
+        entries = old.kids[old.first :]
+        kept = old.children
+        if kept is None:
+            kept = old.children = Children.of(entries)
+        touched = kept.touched(entries, changes.paths)
+        if 2 * len(touched) > len(refs):
+            return None
+        return sorted(touched)
 
     def child(self, memo: Memo, cid: Any) -> Any:
         """Convert one child reference of ``memo`` in its scope; its element, or ``None``."""

@@ -1550,6 +1550,160 @@ class TestTemplatePatch:
             previous = same_as_fresh(converter, current, previous)
 
 
+def wide(count: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A root Column of ``count`` cards, each reading its own row; every fourth reads the title.
+
+    Row 5's card holds a template (data-dependent size), row 7 has an unsafe image URL
+    (a warning), and the list also names a missing and an unknown component.
+    """
+    cards = [f"card{i}" for i in range(count)]
+    raw: list[dict[str, Any]] = [
+        root("Column", children=[*cards[:3], "missing", *cards[3:], "odd"]),
+        {"id": "odd", "component": "Unknown"},
+    ]
+    for i in range(count):
+        kids = [f"name{i}", f"img{i}"] + ([f"tags{i}"] if i == 5 else [])
+        if i % 4 == 0:
+            kids.append(f"head{i}")
+        raw += [
+            {"id": f"card{i}", "component": "Column", "children": kids},
+            {"id": f"name{i}", "component": "Text", "text": {"path": f"/rows/{i}/name"}},
+            {"id": f"img{i}", "component": "Image", "url": {"path": f"/rows/{i}/img"}},
+            {"id": f"head{i}", "component": "Text", "text": {"path": "/title"}},
+        ]
+    raw += [
+        {"id": "tags5", "component": "List", "children": {"componentId": "tag", "path": "/tags"}},
+        {"id": "tag", "component": "Text", "text": {"path": "t"}},
+    ]
+    rows = [
+        {"name": f"r{i}", "img": "javascript:x" if i == 7 else f"https://x/{i}.png"}
+        for i in range(count)
+    ]
+    return raw, {"title": "T", "rows": rows, "tags": [{"t": "a"}], "other": 1}
+
+
+def cards_of(result: Conversion) -> list[Any]:
+    """The root Column's child elements."""
+    assert result.element is not None
+    children: list[Any] = result.element["children"]
+    return children
+
+
+def with_row(s: Surface, index: int, **changes: Any) -> Surface:
+    """``s`` with one row's fields changed, copy-on-write as the reducer does it."""
+    rows = list(s.data_model["rows"])  # type: ignore[index]
+    rows[index] = {**rows[index], **changes}
+    return edited(s, rows=rows)
+
+
+class TestChildrenPatch:
+    def test_one_child_changed_keeps_every_other_child(self) -> None:
+        """A change under one card converts that card again; the others are the same objects."""
+        raw, data = wide(30)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        again = same_as_fresh(CONVERTER, with_row(s, 12, name="changed"), first)
+        kept = [a is b for a, b in zip(cards_of(first), cards_of(again), strict=True)]
+        assert kept == [i != 12 for i in range(30)]
+        assert again._memo.children is not None
+
+    def test_several_children_changed_over_rounds(self) -> None:
+        """Patching a patched list keeps working: only the changed cards are converted."""
+        raw, data = wide(25)
+        s = surface(*raw, data=data)
+        previous = CONVERTER.convert(s)
+        for round_ in range(4):
+            for i in (0, 9, 10, 24):
+                s = with_row(s, i, name=f"round {round_}")
+            again = same_as_fresh(CONVERTER, s, previous)
+            kept = [a is b for a, b in zip(cards_of(previous), cards_of(again), strict=True)]
+            assert kept == [i not in {0, 9, 10, 24} for i in range(25)]
+            previous = again
+
+    def test_root_path_read_by_many_children(self) -> None:
+        """A root value read by every fourth card converts exactly those again."""
+        raw, data = wide(24)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        again = same_as_fresh(CONVERTER, edited(s, title="New"), first)
+        kept = [a is b for a, b in zip(cards_of(first), cards_of(again), strict=True)]
+        assert kept == [i % 4 != 0 for i in range(24)]
+
+    def test_change_nothing_reads_keeps_the_whole_tree(self) -> None:
+        """A value no card reads changes nothing: the root element is reused."""
+        raw, data = wide(20)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        again = same_as_fresh(CONVERTER, edited(s, other=2), first)
+        assert again.element is first.element
+
+    def test_warnings_keep_their_order(self) -> None:
+        """Warnings of kept children come out where a fresh conversion puts them."""
+        raw, data = wide(20)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        assert codes(first).count("convert.unsafe_url") == 1
+        again = same_as_fresh(CONVERTER, with_row(s, 15, img="vbscript:y"), first)
+        assert codes(again).count("convert.unsafe_url") == 2
+        back = same_as_fresh(CONVERTER, with_row(s, 15, img="https://x/ok.png"), again)
+        assert codes(back).count("convert.unsafe_url") == 1
+
+    @pytest.mark.parametrize("grow", [0, 1, 3, 12])
+    def test_node_budget_crossing(self, grow: int) -> None:
+        """A card that grows moves the node budget's cut; later cards are cut exactly."""
+        raw, data = wide(20)
+        total = js(CONVERTER.convert(surface(*raw, data=data)).element).count('"$type"')
+        for max_nodes in (total - 1, total, total + 2, total - 15, 30):
+            converter = Converter(limits=Limits(max_nodes=max_nodes))
+            s = surface(*raw, data=data)
+            previous = converter.convert(s)
+            s = edited(s, tags=[{"t": "b"}] * (1 + grow))
+            previous = same_as_fresh(converter, s, previous)
+            previous = same_as_fresh(converter, with_row(s, 18, name="late"), previous)
+            s = edited(s, tags=[])
+            previous = same_as_fresh(converter, s, previous)
+            same_as_fresh(converter, with_row(s, 1, name="early"), previous)
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.data())
+    def test_patching_children_always_equals_fresh(self, data: st.DataObject) -> None:
+        """Copy-on-write edits to many children's data near every limit: always as fresh."""
+        count = data.draw(st.integers(6, 24))
+        raw, model = wide(count)
+        converter = Converter(
+            limits=Limits(
+                max_nodes=data.draw(st.sampled_from([5000, 90, 41, 17])),
+                max_template_items=data.draw(st.sampled_from([100, 3])),
+            )
+        )
+        current = surface(*raw, data=model)
+        previous = converter.convert(current)
+        values = st.one_of(
+            st.text(max_size=2), st.integers(-1, 1), st.none(), st.just("javascript:x")
+        )
+        for _ in range(data.draw(st.integers(1, 6))):
+            kind = data.draw(st.sampled_from(["rows", "title", "tags", "other", "drop", "fresh"]))
+            size = len(current.data_model["rows"])  # type: ignore[index]
+            if kind == "rows" and size:
+                for i in data.draw(st.sets(st.integers(0, size - 1), min_size=1, max_size=4)):
+                    key = data.draw(st.sampled_from(["name", "img"]))
+                    current = with_row(current, i, **{key: data.draw(values)})
+            elif kind == "title":
+                current = edited(current, title=data.draw(values))
+            elif kind == "tags":
+                current = edited(current, tags=[{"t": "x"}] * data.draw(st.integers(0, 6)))
+            elif kind == "other":
+                current = edited(current, other=data.draw(values))
+            elif kind == "drop" and size:
+                rows = list(current.data_model["rows"])  # type: ignore[index]
+                del rows[data.draw(st.integers(0, len(rows) - 1))]
+                current = edited(current, rows=rows)
+            else:
+                decoded = msgspec.json.decode(msgspec.json.encode(current.data_model))
+                current = msgspec.structs.replace(current, data_model=decoded)
+            previous = same_as_fresh(converter, current, previous)
+
+
 def sample_surfaces(samples_dir: Path) -> Iterator[tuple[str, Surface, bool]]:
     for sample in load_sample_files(samples_dir):
         if not sample.is_stream:
