@@ -26,7 +26,10 @@ from a2ui_stream.errors import UsageError
 if TYPE_CHECKING:
     from a2ui_stream._log import EventLog
 
-__all__ = ["Processor"]
+__all__ = ["MAX_PENDING_DIAGNOSTICS", "Processor"]
+
+#: Diagnostics a processor holds until :meth:`Processor.take_diagnostics` drains them.
+MAX_PENDING_DIAGNOSTICS = 10_000
 
 
 class Processor:
@@ -75,6 +78,7 @@ class Processor:
         self._halted = False
         self._state = state or StreamState()
         self._diagnostics: list[Diagnostic] = []
+        self._dropped = 0
         self._closed = False
 
     @property
@@ -109,9 +113,32 @@ class Processor:
         return None
 
     def take_diagnostics(self) -> list[Diagnostic]:
-        """Return the diagnostics gathered since the last call, and forget them."""
+        """Return the diagnostics gathered since the last call, and forget them.
+
+        At most :data:`MAX_PENDING_DIAGNOSTICS` wait between two calls; past that the
+        earliest are kept and one last ``diagnostics.dropped`` warning counts the rest,
+        so a caller that never drains cannot make memory grow with bad input.
+        """
         taken, self._diagnostics = self._diagnostics, []
+        if self._dropped:
+            taken.append(
+                Diagnostic(
+                    code="diagnostics.dropped",
+                    message=(
+                        f"{self._dropped} more diagnostics were dropped: at most "
+                        f"{MAX_PENDING_DIAGNOSTICS} wait between calls to take_diagnostics()"
+                    ),
+                    severity=Severity.WARNING,
+                )
+            )
+            self._dropped = 0
         return taken
+
+    def _bound_pending(self) -> None:
+        excess = len(self._diagnostics) - MAX_PENDING_DIAGNOSTICS
+        if excess > 0:
+            del self._diagnostics[MAX_PENDING_DIAGNOSTICS:]
+            self._dropped += excess
 
     def feed(self, data: bytes) -> list[PartDiff]:
         """Feed a chunk of a JSONL or SSE stream, split anywhere.
@@ -175,9 +202,16 @@ class Processor:
                 self._halted = self._strict
             else:
                 diffs.extend(self._apply(event))
+        self._bound_pending()
         return diffs
 
     def _consume(self, decoded: Iterable[Any]) -> list[PartDiff]:
+        try:
+            return self._consume_all(decoded)
+        finally:
+            self._bound_pending()
+
+    def _consume_all(self, decoded: Iterable[Any]) -> list[PartDiff]:
         if self._log is None and not self._strict:
             return self._consume_plain(decoded)
         diffs: list[PartDiff] = []

@@ -342,6 +342,9 @@ class _Ours:
         self.first_failure = ""
 
     def _count(self, diffs: list[Any]) -> None:
+        # A streaming consumer drains diagnostics as it goes (the CLI logs them after
+        # every chunk); left in the processor they would grow with the input.
+        self._processor.take_diagnostics()
         self.outputs += len(diffs)
         if self._patches:
             for diff in diffs:

@@ -16,6 +16,7 @@ from a2ui_stream import (
     Processor,
     Severity,
     UsageError,
+    _processor,
     decode_event,
     events,
 )
@@ -275,6 +276,21 @@ class TestDiagnostics:
         assert [d.line for d in expected if d.code.startswith("json.")] == [1, 24]
         for how, chunks in cases.chunkings(data, seed=3, splits=3):
             assert feed_all(chunks)[1] == expected, how
+
+
+class TestPendingDiagnostics:
+    def test_undrained_diagnostics_are_bounded_and_counted(self, monkeypatch: Any) -> None:
+        """Past the cap the earliest diagnostics are kept and one warning counts the rest."""
+        monkeypatch.setattr(_processor, "MAX_PENDING_DIAGNOSTICS", 5)
+        processor = Processor()
+        for _ in range(3):
+            processor.feed(b"not json\n" * 4)
+        taken = processor.take_diagnostics()
+        assert [d.code for d in taken] == ["json.invalid"] * 5 + ["diagnostics.dropped"]
+        assert taken[0].line == 1
+        assert "7 more diagnostics were dropped" in taken[-1].message
+        processor.feed(b"not json\n")
+        assert [d.code for d in processor.take_diagnostics()] == ["json.invalid"]
 
 
 class TestStrict:
