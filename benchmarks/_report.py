@@ -297,8 +297,10 @@ _METHOD_NOTES = (
         "time covers reading, framing and all work. MB = 10^6 bytes."
     ),
     (
-        "`ours`: `a2ui_stream.Processor().feed(chunk)` and `close()`, counting part diffs; "
-        "`ours-patch` asks for patch-form diffs."
+        "`ours`: `a2ui_stream.Processor(keep_runs=0).feed(chunk)` and `close()` (the "
+        "streaming configuration `a2ui-stream process` uses), counting part diffs and "
+        "draining diagnostics after every chunk; `ours-patch` also renders every update "
+        "as an RFC 6902 patch."
     ),
     ("`limit`: `msgspec.json.Decoder().decode` on every line, nothing else."),
     (
