@@ -537,9 +537,9 @@ class TestRealProcess:
         assert b"\r" not in completed.stderr
 
     def test_module_pipe_final(self) -> None:
-        """python -m a2ui_stream._cli process --final on a pipe prints the Order card."""
+        """python -m a2ui_stream process --final on a pipe prints the Order card."""
         completed = subprocess.run(
-            [sys.executable, "-m", "a2ui_stream._cli", "process", "--final"],
+            [sys.executable, "-m", "a2ui_stream", "process", "--final"],
             input=cases.compact(cases.WIRE_CONTRACT_EXAMPLE) + b"\n",
             capture_output=True,
             check=False,

@@ -1,0 +1,7 @@
+"""``python -m a2ui_stream``: the same as the ``a2ui-stream`` command."""
+
+from __future__ import annotations
+
+from a2ui_stream._cli import run
+
+run()
