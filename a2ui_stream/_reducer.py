@@ -17,10 +17,11 @@ Rules, as h11 keeps them for its state machine:
 
 Why it is fast: the middleware re-sends cumulative snapshots, so most of a snapshot
 repeats the previous one. A bucket remembers the undecoded bytes of each operation it
-applied and the surfaces after each one; a new snapshot is compared byte for byte and
-only the operations after the first difference are decoded and applied. A surface
-that comes out as the same object is not converted again, and an unchanged element
-tree produces no diff.
+applied and checkpoints of the surfaces between them; a new snapshot is compared byte
+for byte and only the operations after the first difference are decoded and applied.
+Re-sent data takes back the identity of its unchanged parts, a surface that comes out
+as the same object is not converted again, and an unchanged element tree produces no
+diff.
 """
 
 from __future__ import annotations
@@ -98,7 +99,6 @@ class _ContentView(msgspec.Struct):
 _replace = msgspec.structs.replace
 _CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
 _JSON = msgspec.json.Decoder(float_hook=js_number)
-_ENCODER = msgspec.json.Encoder()
 
 
 class _Context(NamedTuple):
