@@ -1,12 +1,13 @@
-"""One conversion in progress: traversal, limits, scopes, reading props, and warnings.
+"""One conversion in progress: the walk over component references, and its limits.
 
 Owns :class:`Run`, the state of converting one surface: the walk over component
 references in upstream's order (reference converter section 1f: budget, depth, cycle,
-lookup, template, whitelist), the depth/template/node limits and the work budget that
-bounds references emitting nothing, template expansion with its item scopes, binding
-and function-call resolution, and the warnings log. It builds a :class:`Memo` per
-component and reuses a previous one when :class:`Changes` says nothing it read or
-reached has changed.
+lookup, template, whitelist), the depth and node limits and the work budget that bounds
+references emitting nothing, and patching long child lists when only some children
+changed. It builds a :class:`Memo` per component and reuses a previous one when
+:class:`Changes` says nothing it read or reached has changed. Template expansion comes
+from :class:`~a2ui_stream._templates.Expander`, reading props, bindings, functions and
+the warnings log from :class:`~a2ui_stream._reading.Reader`; ``Run`` subclasses both.
 
 What each component type becomes lives in :mod:`a2ui_stream._elements`; the
 :class:`Run` receives that table, resolved once per converter, and never branches on
