@@ -17,23 +17,14 @@ from a2ui_stream._diagnostics import Severity
 from a2ui_stream._limits import Limits
 from a2ui_stream._reducer import Reducer
 from a2ui_stream._state import ANONYMOUS_MESSAGE_ID, PartDiff, StreamState
+from a2ui_stream.testing import create_surface as create
+from a2ui_stream.testing import update_components as components
+from a2ui_stream.testing import update_data_model as data
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 Op = dict[str, Any]
-
-
-def create(sid: str, version: str = "v0.9") -> Op:
-    return {"version": version, "createSurface": {"surfaceId": sid, "catalogId": "c"}}
-
-
-def components(sid: str, *items: Op) -> Op:
-    return {"version": "v0.9", "updateComponents": {"surfaceId": sid, "components": list(items)}}
-
-
-def data(sid: str, value: Any, path: str = "/") -> Op:
-    return {"version": "v0.9", "updateDataModel": {"surfaceId": sid, "path": path, "value": value}}
 
 
 def text_surface(sid: str, text: Any = "hello") -> list[Op]:
