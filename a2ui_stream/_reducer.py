@@ -97,6 +97,7 @@ class _ContentView(msgspec.Struct):
 
 
 _replace = msgspec.structs.replace
+_RAW = msgspec.Raw
 _CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
 _JSON = msgspec.json.Decoder(float_hook=js_number)
 
@@ -260,7 +261,8 @@ def _on_activity_snapshot(
         return state, (), (_content_error(key, context, f"content is not valid: {error}"),)
     operations = view.a2ui_operations
     if isinstance(operations, list):
-        keys = [bytes(operation) for operation in operations]
+        # Each Raw is a view into ``raw``, which the bucket keeps anyway: no second copy.
+        keys = operations
         return _rebuild_bucket(state, run, key, keys, None, (UNSET, raw), context)
     if not isinstance(operations, UnsetType):
         message = "content.a2ui_operations is not an array; the snapshot changes nothing"
@@ -419,7 +421,7 @@ def _share_data(old: Surfaces, new: Surfaces) -> Surfaces:
 def _shared_prefix(old: Sequence[Any], new: Sequence[Any]) -> int:
     count = 0
     for left, right in zip(old, new, strict=False):
-        if isinstance(left, bytes) and isinstance(right, bytes):
+        if type(left) is _RAW and type(right) is _RAW:
             if left != right:
                 break
         elif left is not right:
@@ -637,7 +639,7 @@ def _document_of(key: Any) -> Any:
     Such an operation (a number out of range, say) was skipped with a diagnostic when
     its snapshot arrived; as ``null`` it is skipped again, and a delta cannot raise.
     """
-    if not isinstance(key, bytes):
+    if type(key) is not _RAW:
         return key
     try:
         return _JSON.decode(key)

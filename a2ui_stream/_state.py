@@ -98,7 +98,8 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True):
     Attributes:
         message_id: the activity messageId (``"a2ui:anonymous"`` when absent).
         surfaces: surfaces by id after every operation.
-        operation_keys: per operation, its undecoded bytes (from a wire snapshot) or its
+        operation_keys: per operation, its undecoded bytes as a :class:`msgspec.Raw` view
+            into ``content_bytes`` (from a wire snapshot) or its
             decoded JSON value (after a delta); what the next snapshot is compared against.
         checkpoints: ``(count, surfaces)`` pairs: the surfaces after the first ``count``
             operations, for every count up to 64, then at powers of two and the last, so
