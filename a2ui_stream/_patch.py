@@ -14,16 +14,37 @@ Must not import: state, conversion or shell modules. Does no I/O, no logging.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeAlias
+from itertools import compress
+from operator import is_not
+from typing import Any, NamedTuple, TypeAlias
 
 import msgspec
 
-from a2ui_stream._pointer import PointerError, escape_token, parse_pointer
+from a2ui_stream._pointer import PointerError, escape_token, parse, parse_pointer
 
-__all__ = ["PatchError", "apply_patch", "diff", "share"]
+__all__ = ["DataChange", "PatchError", "apply_patch", "diff", "replaced_paths", "share"]
 
 JSON: TypeAlias = Any
 """A decoded JSON value."""
+
+
+class DataChange(NamedTuple):
+    """A claim that ``after`` differs from ``before`` only at ``paths``.
+
+    Read off a patch, it spares the later stages an identity diff of two wide trees,
+    which costs a step per child of every container on the changed path. Whoever uses
+    it checks ``before`` and ``after`` by identity first, so a claim about other values
+    is ignored rather than trusted.
+
+    Attributes:
+        before: the value before the change.
+        after: the value after it, sharing every subtree off ``paths``.
+        paths: the changed locations as reference tokens, none inside another.
+    """
+
+    before: JSON
+    after: JSON
+    paths: tuple[tuple[str, ...], ...]
 
 
 class PatchError(ValueError):
@@ -72,6 +93,46 @@ def apply_patch(document: JSON, patch: Sequence[Any]) -> JSON:
         except PointerError as error:
             raise PatchError(index, f"bad pointer: {error}") from None
     return document
+
+
+#: Beyond this many operations a claim costs more to check than the diff it spares.
+_MAX_REPLACED = 256
+
+
+def replaced_paths(patch: Sequence[Any]) -> tuple[tuple[str, ...], ...] | None:
+    """The locations an applied patch wrote, when it only replaced values.
+
+    ``replace`` changes exactly what its path names and ``test`` changes nothing; any
+    other operation (an ``add`` or ``remove`` shifts the indices after it, a ``move``
+    touches two places) makes the answer ``None``.
+
+    Args:
+        patch: a patch that :func:`apply_patch` accepted.
+
+    Returns:
+        The replaced paths as reference tokens, without any that lies inside another
+        (the outer one covers it); ``None`` when the patch did more than replace.
+    """
+    if len(patch) > _MAX_REPLACED:
+        return None
+    tokens: list[tuple[str, ...]] = []
+    for operation in patch:
+        name = operation.get("op") if isinstance(operation, Mapping) else None
+        if name == "test":
+            continue
+        pointer = operation.get("path") if name == "replace" else None
+        if not isinstance(pointer, str):
+            return None
+        try:
+            tokens.append(parse(pointer))
+        except PointerError:
+            return None
+    tokens.sort(key=len)
+    kept: list[tuple[str, ...]] = []
+    for path in tokens:
+        if not any(path[: len(outer)] == outer for outer in kept):
+            kept.append(path)
+    return tuple(kept)
 
 
 class _OperationError(Exception):
@@ -279,9 +340,14 @@ def diff(old: JSON, new: JSON) -> list[dict[str, Any]]:
 def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON) -> None:
     if old is new:
         return
-    # Identical children are skipped inline: a shared tree costs one comparison per
-    # child along the changed path, not a call.
+    # Shared trees differ in a few children among many: the unchanged ones are passed
+    # over at C speed (``compress`` over ``is_not``), so a wide object or array costs
+    # a call per changed child, not a Python step per child.
     if isinstance(old, dict) and isinstance(new, dict):
+        if old.keys() == new.keys():
+            for key in compress(old, map(is_not, old.values(), map(new.__getitem__, old))):
+                _diff_into(operations, f"{path}/{escape_token(key)}", old[key], new[key])
+            return
         for key, value in old.items():
             after = new.get(key, _ABSENT)
             if after is value:
@@ -299,9 +365,8 @@ def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON
         return
     if isinstance(old, list) and isinstance(new, list):
         shared = min(len(old), len(new))
-        for index, (before, after) in enumerate(zip(old, new, strict=False)):
-            if before is not after:
-                _diff_into(operations, f"{path}/{index}", before, after)
+        for index in compress(range(shared), map(is_not, old, new)):
+            _diff_into(operations, f"{path}/{index}", old[index], new[index])
         operations.extend(
             {"op": "add", "path": f"{path}/{index}", "value": new[index]}
             for index in range(shared, len(new))
