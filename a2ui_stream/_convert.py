@@ -31,6 +31,9 @@ from a2ui_stream._reuse import Basis, Memo, changes_between
 from a2ui_stream._run import Run, Setup
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from a2ui_stream._patch import DataChange
     from a2ui_stream._surface import Surface
 
 __all__ = ["Conversion", "Converter"]
@@ -68,7 +71,13 @@ class Converter:
         self._limits = limits
         self._setup = Setup(HANDLERS, limits)
 
-    def convert(self, surface: Surface, previous: Conversion | None = None) -> Conversion:
+    def convert(
+        self,
+        surface: Surface,
+        previous: Conversion | None = None,
+        *,
+        known: Sequence[DataChange] = (),
+    ) -> Conversion:
         """Convert a surface to the ``present`` args.
 
         Args:
@@ -76,6 +85,9 @@ class Converter:
             previous: an earlier conversion of the same surface by this converter; its
                 unchanged subtrees are reused. The result always equals a conversion
                 without it.
+            known: claims of how the data changed since ``previous`` (read off a
+                patch), each checked by identity; a matching one spares a diff of the
+                two data models.
 
         Returns:
             The element tree (or ``None``) and the warnings. Never raises: an internal
@@ -88,7 +100,7 @@ class Converter:
             if previous is not None:
                 old, memo = previous._basis, previous._memo  # noqa: SLF001 (our own memo)
                 if type(old) is Basis and type(memo) is Memo:
-                    changes = changes_between(old, basis)
+                    changes = changes_between(old, basis, known)
                     prev_root = memo if changes is not None else None
             run = Run(self._setup, surface, changes)
             root = run.root(surface.root_id, prev_root)

@@ -38,7 +38,7 @@ from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._history import normalize_document, rehydrate
 from a2ui_stream._limits import Limits
 from a2ui_stream._numbers import js_number
-from a2ui_stream._patch import PatchError, apply_patch, share
+from a2ui_stream._patch import DataChange, PatchError, apply_patch, replaced_paths, share
 from a2ui_stream._state import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
@@ -317,12 +317,14 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     documents: Sequence[Any] | None,
     content: tuple[JSON | UnsetType, bytes | None],
     context: _Context,
+    known: Sequence[DataChange] = (),
 ) -> _Handled:
     """Rebuild one bucket from its operations, reusing the unchanged prefix.
 
     ``keys`` identify operations: bytes compare by value, decoded documents (after a
     delta) by identity, since a patch copies only what it changes. ``content`` is the
     decoded document (after a delta) and the undecoded bytes (from the wire).
+    ``known`` says how a delta changed data values, for the stages that would diff them.
     """
     diagnostics: list[Diagnostic] = []
     limit = context.limits.max_operations
@@ -361,7 +363,12 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
                 diagnostics.append(_locate(operation, key, context))
         else:
             surfaces, found = apply_operation(
-                surfaces, operation, index=index, limits=context.limits, reference=reference
+                surfaces,
+                operation,
+                index=index,
+                limits=context.limits,
+                reference=reference,
+                known=known,
             )
             if report:
                 diagnostics.extend(_locate(one, key, context) for one in found)
@@ -381,7 +388,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         content=document,
         content_bytes=content_bytes,
     )
-    return _place_bucket(state, run, bucket, context, diagnostics, changed=True)
+    return _place_bucket(state, run, bucket, context, diagnostics, changed=True, known=known)
 
 
 #: Snapshots of real agents carry a handful of operations: keep the surfaces after
@@ -442,6 +449,7 @@ def _place_bucket(
     diagnostics: list[Diagnostic],
     *,
     changed: bool,
+    known: Sequence[DataChange] = (),
 ) -> _Handled:
     """Store ``bucket`` as the most recent one and resynthesize the surfaces it touches.
 
@@ -465,7 +473,7 @@ def _place_bucket(
     touched = list(bucket.surfaces)
     if previous is not None:
         touched.extend(sid for sid in previous.surfaces if sid not in bucket.surfaces)
-    new_run, diffs, found = _synthesize(new_run, touched, context)
+    new_run, diffs, found = _synthesize(new_run, touched, context, known)
     diagnostics.extend(found)
     return _with_run(state, new_run), diffs, tuple(diagnostics)
 
@@ -480,7 +488,7 @@ def _owner(buckets: dict[str, Bucket], surface_id: str) -> tuple[str, Surface] |
 
 
 def _synthesize(
-    run: RunState, touched: Iterable[str], context: _Context
+    run: RunState, touched: Iterable[str], context: _Context, known: Sequence[DataChange] = ()
 ) -> tuple[RunState, tuple[PartDiff, ...], list[Diagnostic]]:
     """Recompute the parts of the touched surfaces and diff them against the run's parts.
 
@@ -498,7 +506,7 @@ def _synthesize(
         if owner is None:
             cache.pop(surface_id, None)
         else:
-            element = _convert(cache, surface_id, owner, context, diagnostics)
+            element = _convert(cache, surface_id, owner, context, diagnostics, known=known)
         if owner is None or element is None:
             if old is not None:
                 del parts[surface_id]
@@ -533,13 +541,17 @@ def _convert(
     owner: tuple[str, Surface],
     context: _Context,
     diagnostics: list[Diagnostic],
+    *,
+    known: Sequence[DataChange],
 ) -> dict[str, Any] | None:
     """Convert a surface, reusing the cached conversion when the surface is the same object."""
     message_id, surface = owner
     cached = cache.get(surface_id)
     if cached is not None and cached[0] is surface:
         return cached[1].element
-    conversion = context.converter.convert(surface, cached[1] if cached is not None else None)
+    conversion = context.converter.convert(
+        surface, cached[1] if cached is not None else None, known=known
+    )
     cache[surface_id] = (surface, conversion)
     diagnostics.extend(_locate(warning, message_id, context) for warning in conversion.warnings)
     return conversion.element
@@ -615,13 +627,64 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
         return state, (), (_content_error(key, context, message),)
     operations = patched.get(OPERATIONS_KEY)
     if isinstance(operations, list):
-        return _rebuild_bucket(state, run, key, operations, operations, (patched, None), context)
+        known = _data_changes(content, patched, event.patch)
+        return _rebuild_bucket(
+            state, run, key, operations, operations, (patched, None), context, known
+        )
     if operations is not None:
         message = "the patch left content.a2ui_operations not an array; the state is unchanged"
         return state, (), (_content_error(key, context, message),)
     if "status" in patched:
         return _apply_lifecycle(state, run, key, patched, context)
     return state, (), ()
+
+
+def _data_changes(content: Any, patched: Any, patch: Sequence[Any]) -> tuple[DataChange, ...]:
+    """How a delta changed the data values of ``updateDataModel`` operations, from its patch.
+
+    Why: the patch names the values it replaced, so the size estimate and the converter
+    need not diff the old and new data models to find them; that diff costs a step per
+    child of every container on the way, which grows with the model.
+
+    Only a patch of ``replace`` (and ``test``) operations says exactly what changed; one
+    that replaces a whole operation or the list says nothing of the values inside.
+    """
+    paths = replaced_paths(patch)
+    if not paths:
+        return ()
+    # A path above a data value (a whole operation, say) hides every path inside it,
+    # so an operation replaced whole gets no claim.
+    inside: dict[str, list[tuple[str, ...]]] = {}
+    for path in paths:
+        if (
+            len(path) >= _VALUE_DEPTH
+            and path[0] == OPERATIONS_KEY
+            and path[2] == _DATA_WRITE
+            and path[3] == "value"
+        ):
+            inside.setdefault(path[1], []).append(path[_VALUE_DEPTH:])
+    changes = []
+    for index, changed in inside.items():
+        before, after = _data_value(content, index), _data_value(patched, index)
+        if before is not _ABSENT and after is not _ABSENT and before is not after:
+            changes.append(DataChange(before, after, tuple(changed)))
+    return tuple(changes)
+
+
+#: Tokens of ``/a2ui_operations/<i>/updateDataModel/value``, where data values start.
+_VALUE_DEPTH = 4
+_DATA_WRITE = "updateDataModel"
+_ABSENT: Any = object()
+
+
+def _data_value(content: Any, index: str) -> Any:
+    """The ``value`` of the ``updateDataModel`` operation at ``index``, or ``_ABSENT``."""
+    operations = content.get(OPERATIONS_KEY) if type(content) is dict else None
+    if type(operations) is not list or not index.isdigit() or int(index) >= len(operations):
+        return _ABSENT
+    operation = operations[int(index)]
+    write = operation.get(_DATA_WRITE) if type(operation) is dict else None
+    return write.get("value", _ABSENT) if type(write) is dict else _ABSENT
 
 
 def _content_of(bucket: Bucket) -> dict[str, Any]:

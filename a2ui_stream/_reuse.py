@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
     from a2ui_stream._diagnostics import Diagnostic
     from a2ui_stream._limits import Limits
+    from a2ui_stream._patch import DataChange
     from a2ui_stream._surface import Surface
     from a2ui_stream.a2ui import Component
 
@@ -531,12 +532,14 @@ class Changes:
         return False
 
 
-def changes_between(old: Basis, new: Basis) -> Changes | None:
+def changes_between(old: Basis, new: Basis, known: Sequence[DataChange] = ()) -> Changes | None:
     """What changed from ``old`` to ``new``; ``None`` when reuse is not safe or not worth it.
 
     Args:
         old: the basis of the previous conversion.
         new: the basis of this one.
+        known: claims of how data changed (read off a patch); one that names exactly
+            ``old``'s and ``new``'s data stands in for diffing them.
 
     Returns:
         The changes, or ``None`` when the limits, surface id or version differ, or more
@@ -550,8 +553,14 @@ def changes_between(old: Basis, new: Basis) -> Changes | None:
     if new.components is not old.components:
         mask = _changed_ids(old.components, new.components)
     paths: list[tuple[str, ...]] = []
-    if new.data is not old.data and not _diff(old.data, new.data, (), paths):
-        return None
+    if new.data is not old.data:
+        claim = next((c for c in known if c.before is old.data and c.after is new.data), None)
+        if claim is not None:
+            if len(claim.paths) > _MAX_CHANGED_PATHS:
+                return None
+            paths.extend(claim.paths)
+        elif not _diff(old.data, new.data, (), paths):
+            return None
     return Changes(mask, paths)
 
 

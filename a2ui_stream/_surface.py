@@ -27,7 +27,7 @@ Must not import: conversion, request or shell modules. Does no I/O, no logging.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeAlias
 
 import msgspec
@@ -35,7 +35,7 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._limits import Limits
-from a2ui_stream._patch import diff
+from a2ui_stream._patch import DataChange, diff
 from a2ui_stream._pointer import PointerError, delete_value, get, parse, set_value
 from a2ui_stream.a2ui import (
     AgentFunctionResponse,
@@ -88,11 +88,17 @@ _NO_SURFACES: Surfaces = {}
 class _Batch:
     """The surfaces being changed by one call: copied on the first write, never before."""
 
-    __slots__ = ("base", "reference", "work")
+    __slots__ = ("base", "known", "reference", "work")
 
-    def __init__(self, base: Surfaces, reference: Surfaces = _NO_SURFACES) -> None:
+    def __init__(
+        self,
+        base: Surfaces,
+        reference: Surfaces = _NO_SURFACES,
+        known: Sequence[DataChange] = (),
+    ) -> None:
         self.base = base
         self.reference = reference
+        self.known = known
         self.work: dict[str, Surface] | None = None
 
     def get(self, surface_id: str) -> Surface | None:
@@ -152,29 +158,41 @@ def _size(value: Any) -> int | None:
         return None
 
 
-def _resized(old: Any, new: Any, old_size: int) -> int | None:
+def _resized(old: Any, new: Any, old_size: int, known: Sequence[DataChange] = ()) -> int | None:
     """Estimated encoded size of ``new``, which replaces ``old`` of ``old_size`` bytes.
 
     When ``new`` shares containers with ``old`` (an ``ACTIVITY_DELTA`` patches a copy of
     the operation that wrote the model), only the changed subtrees are measured, so the
-    cost follows the change rather than the model's size. Otherwise ``new`` is encoded.
+    cost follows the change rather than the model's size: where the change is ``known``
+    (read off the patch) they are measured directly, otherwise found by a diff.
+    Otherwise ``new`` is encoded.
     """
+    for change in known:
+        if change.before is old and change.after is new:
+            return _remeasured(old, new, old_size, [("replace", p) for p in change.paths])
     if not _shares(old, new):
         return _size(new)
+    changes = [(change["op"], parse(change["path"])) for change in diff(old, new)]
+    return _remeasured(old, new, old_size, changes)
+
+
+def _remeasured(
+    old: Any, new: Any, old_size: int, changes: Iterable[tuple[str, tuple[str, ...]]]
+) -> int | None:
+    """``old_size`` adjusted by the subtrees each ``(op, tokens)`` change removed or added."""
     estimate = old_size
-    for change in diff(old, new):
-        tokens = parse(change["path"])
+    for op, tokens in changes:
         name = len(tokens[-1]) + 4 if tokens else 0  # quotes, colon and comma of a key
-        if change["op"] != "add":
+        if op != "add":
             gone = _size(get(old, tokens))
             if gone is None:
                 return _size(new)
-            estimate -= gone + (name if change["op"] == "remove" else 0)
-        if change["op"] != "remove":
-            added = _size(change["value"])
+            estimate -= gone + (name if op == "remove" else 0)
+        if op != "remove":
+            added = _size(get(new, tokens))
             if added is None:
                 return None
-            estimate += added + (name if change["op"] == "add" else 0)
+            estimate += added + (name if op == "add" else 0)
     return max(estimate, 0)
 
 
@@ -196,6 +214,7 @@ def _write(
     index: int,
     limits: Limits,
     reference: Surface | None = None,
+    known: Sequence[DataChange] = (),
 ) -> Surface | Diagnostic:
     """Set, merge or (``value`` unset) delete at ``path``, within the size limit."""
     sid = surface.surface_id
@@ -213,7 +232,8 @@ def _write(
         # The whole model: its old size is already known, and a value that shares most
         # of the old model (a patched copy) is measured by what changed.
         base = reference if reference is not None else surface
-        old_size, new_size = surface.data_bytes, _resized(base.data_model, value, base.data_bytes)
+        old_size = surface.data_bytes
+        new_size = _resized(base.data_model, value, base.data_bytes, known)
     else:
         old_size, new_size = _size(old), _size(value)
     if old_size is None or new_size is None:
@@ -344,6 +364,7 @@ def _update_data_model(
         index=index,
         limits=limits,
         reference=batch.reference.get(op.surface_id),
+        known=batch.known,
     )
     if isinstance(written, Diagnostic):
         return [*problems, written]
@@ -415,6 +436,7 @@ def apply_operation(
     index: int,
     limits: Limits,
     reference: Surfaces = _NO_SURFACES,
+    known: Sequence[DataChange] = (),
 ) -> tuple[Surfaces, tuple[Diagnostic, ...]]:
     """Apply one normalised operation to a mapping of surfaces.
 
@@ -426,13 +448,15 @@ def apply_operation(
         reference: surfaces an earlier version of the same operations built, if any;
             a data model that shares most of its reference's (a patched copy) is
             measured against the size limit by what changed, not encoded whole.
+        known: what is known of how the data written differs from the reference's
+            (read off a patch); it spares the diff that would find it.
 
     Returns:
         The new surfaces (the same mapping object when nothing changed) and the
         diagnostics: the operation's own decode warnings, then anything that made
         this call skip it. Never raises for bad input.
     """
-    batch = _Batch(surfaces, reference)
+    batch = _Batch(surfaces, reference, known)
     problems = _HANDLERS[type(op)](batch, op, index, limits)
     return batch.result(), tuple(problems)
 

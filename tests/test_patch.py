@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream._patch import PatchError, apply_patch, diff, share
+from a2ui_stream._patch import PatchError, apply_patch, diff, replaced_paths, share
 
 DOC: dict[str, Any] = {"a": {"b": [1, 2, 3], "c": "x"}, "d": {"e": True}, "~/": 0}
 
@@ -153,3 +153,42 @@ class TestShare:
     def test_result_encodes_like_new(self, old: Any, new: Any) -> None:
         """Sharing never changes what the new value encodes to."""
         assert msgspec.json.encode(share(old, new)) == msgspec.json.encode(new)
+
+
+class TestReplacedPaths:
+    def test_replacements_give_their_paths(self) -> None:
+        """Replace operations give their paths as tokens; test operations give none."""
+        patch = [
+            {"op": "replace", "path": "/a/0/b", "value": 1},
+            {"op": "test", "path": "/a", "value": []},
+            {"op": "replace", "path": "/c~1d", "value": 2},
+        ]
+        assert replaced_paths(patch) == (("c/d",), ("a", "0", "b"))
+
+    def test_paths_inside_another_are_dropped(self) -> None:
+        """A path under another replaced path is covered by it, in either order."""
+        inner = {"op": "replace", "path": "/a/b", "value": 1}
+        outer = {"op": "replace", "path": "/a", "value": {}}
+        assert replaced_paths([inner, outer]) == (("a",),)
+        assert replaced_paths([outer, inner, inner]) == (("a",),)
+
+    @pytest.mark.parametrize(
+        "operation",
+        [
+            {"op": "add", "path": "/a/-", "value": 1},
+            {"op": "remove", "path": "/a/0"},
+            {"op": "move", "from": "/a/0", "path": "/b"},
+            {"op": "copy", "from": "/a/0", "path": "/b"},
+            {"op": "replace", "path": 7, "value": 1},
+            "not an operation",
+        ],
+    )
+    def test_anything_but_replacing_says_nothing(self, operation: Any) -> None:
+        """Operations that shift indices or touch two places make the answer None."""
+        assert replaced_paths([{"op": "replace", "path": "/x", "value": 1}, operation]) is None
+
+    def test_a_long_patch_says_nothing(self) -> None:
+        """Past 256 operations the claim would cost more than the diff it spares."""
+        patch = [{"op": "replace", "path": f"/{i}", "value": i} for i in range(257)]
+        assert replaced_paths(patch) is None
+        assert replaced_paths(patch[:256]) is not None

@@ -7,6 +7,7 @@ that references hit, cycles happen, and surfaces are updated rather than only cr
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ from a2ui_stream import (
     encode_event,
 )
 from a2ui_stream import events as ev
+from a2ui_stream._patch import PatchError, apply_patch
 
 _encode = msgspec.json.Encoder().encode
 _SETTINGS = settings(
@@ -281,6 +283,70 @@ class TestStreams:
         assert _encode(jsonl) == _encode(sse)
 
 
+_ROWS_SURFACE: list[Any] = [
+    {"version": "v0.9", "createSurface": {"surfaceId": "s1", "catalogId": "c"}},
+    {
+        "version": "v0.9",
+        "updateComponents": {
+            "surfaceId": "s1",
+            "components": [
+                {"id": "root", "component": "Column", "children": ["title", "rows"]},
+                {"id": "title", "component": "Text", "text": {"path": "/title"}},
+                {
+                    "id": "rows",
+                    "component": "List",
+                    "children": {"componentId": "row", "path": "/items"},
+                },
+                {"id": "row", "component": "Row", "children": ["name", "price"]},
+                {"id": "name", "component": "Text", "text": {"path": "name"}},
+                {"id": "price", "component": "Text", "text": {"path": "price"}},
+            ],
+        },
+    },
+    {
+        "version": "v0.9",
+        "updateDataModel": {
+            "surfaceId": "s1",
+            "value": {
+                "title": "t",
+                "items": [{"name": f"n{i}", "price": i} for i in range(4)],
+            },
+        },
+    },
+]
+_VALUE = "/a2ui_operations/2/updateDataModel/value"
+_ROW = st.fixed_dictionaries({"name": SCALARS, "price": SCALARS})
+_REPLACEMENTS = st.one_of(
+    st.tuples(
+        st.integers(0, 3).map(lambda i: f"{_VALUE}/items/{i}"),
+        st.sampled_from(["/name", "/price", ""]),
+    ).flatmap(
+        lambda where: st.builds(
+            lambda value: {"op": "replace", "path": where[0] + where[1], "value": value},
+            SCALARS if where[1] else _ROW,
+        )
+    ),
+    st.builds(lambda value: {"op": "replace", "path": f"{_VALUE}/title", "value": value}, SCALARS),
+    st.builds(
+        lambda rows: {"op": "replace", "path": _VALUE, "value": {"title": "w", "items": rows}},
+        st.lists(_ROW, max_size=5),
+    ),
+    st.builds(
+        lambda rows: {
+            "op": "replace",
+            "path": "/a2ui_operations/2",
+            "value": {
+                "version": "v0.9",
+                "updateDataModel": {"surfaceId": "s1", "value": {"items": rows}},
+            },
+        },
+        st.lists(_ROW, max_size=5),
+    ),
+    st.just({"op": "test", "path": "/a2ui_operations/0/version", "value": "v0.9"}),
+)
+REPLACE_PATCHES = st.lists(_REPLACEMENTS, min_size=1, max_size=3)
+
+
 def _final_args(processor: Processor) -> dict[str, Any]:
     return {part.surface_id: part.args for part in processor.parts()}
 
@@ -327,6 +393,32 @@ class TestIncremental:
             processor.feed(_encode(delta) + b"\n")
         processor.close()
         assert _final_args(processor) == _from_scratch(first + later, limits)
+
+    @_SETTINGS
+    @given(patches=st.lists(REPLACE_PATCHES, min_size=1, max_size=6), limits=_LIMITS)
+    def test_replacing_data_values(self, patches: list[list[Any]], limits: Limits) -> None:
+        """Deltas that replace data values paint what a fresh reducer paints from the result.
+
+        Such deltas are read for the data paths they change instead of diffing the
+        models; the patches mix value replacements with replacements of a whole row,
+        the whole model and the whole operation, which that reading must not trust.
+        """
+        processor = Processor(limits=limits)
+        processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')
+        content: Any = {"a2ui_operations": _ROWS_SURFACE}
+        processor.feed(_encode(_snapshot("m", _ROWS_SURFACE)) + b"\n")
+        for patch in patches:
+            delta = {
+                "type": "ACTIVITY_DELTA",
+                "messageId": "m",
+                "activityType": "a2ui-surface",
+                "patch": patch,
+            }
+            processor.feed(_encode(delta) + b"\n")
+            with contextlib.suppress(PatchError):  # a failing patch changes nothing
+                content = apply_patch(content, patch)
+            expected = _from_scratch(content["a2ui_operations"], limits)
+            assert _final_args(processor) == expected
 
     @_SETTINGS
     @given(ops=OPERATION_LISTS, cut=st.integers(0, 10))

@@ -8,6 +8,7 @@ import msgspec
 import pytest
 
 from a2ui_stream._limits import Limits
+from a2ui_stream._patch import DataChange
 from a2ui_stream._reuse import (
     EVERYWHERE,
     MAX_REGION_PATHS,
@@ -205,6 +206,36 @@ class TestChanges:
         changes = changes_between(basis(old), basis({**old, "items": new_items}))
         assert changes is not None
         assert set(changes.paths) == {("items", "7", "name")}
+
+    def test_known_change_stands_in_for_the_diff(self) -> None:
+        """A claim naming exactly the two data values gives its paths without a diff."""
+        old = {"items": [{"name": "a"}, {"name": "b"}]}
+        new = {"items": [old["items"][0], {"name": "c"}]}
+        claim = DataChange(old, new, (("items", "1", "name"),))
+        # Claimed paths are trusted as given: a wider one than the diff finds shows it.
+        wide = DataChange(old, new, (("items",),))
+        changes = changes_between(basis(old), basis(new), (claim,))
+        assert changes is not None
+        assert set(changes.paths) == {("items", "1", "name")}
+        widened = changes_between(basis(old), basis(new), (wide,))
+        assert widened is not None
+        assert set(widened.paths) == {("items",)}
+
+    def test_claim_about_other_values_is_ignored(self) -> None:
+        """A claim whose values are not the bases' data is ignored; the diff decides."""
+        old = {"v": 1}
+        new = {"v": 2}
+        stale = DataChange({"v": 1}, new, ())
+        changes = changes_between(basis(old), basis(new), (stale,))
+        assert changes is not None
+        assert set(changes.paths) == {("v",)}
+
+    def test_too_many_claimed_paths_refuse_reuse(self) -> None:
+        """A claim of more than 256 paths counts as a new surface, as a long diff does."""
+        old = {str(i): i for i in range(300)}
+        new = {str(i): -i - 1 for i in range(300)}
+        claim = DataChange(old, new, tuple((str(i),) for i in range(300)))
+        assert changes_between(basis(old), basis(new), (claim,)) is None
 
     def test_too_many_changes_refuse_reuse(self) -> None:
         """Past 256 changed paths the update counts as a new surface."""

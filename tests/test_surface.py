@@ -12,7 +12,7 @@ from msgspec import UNSET
 
 from a2ui_stream._diagnostics import Diagnostic
 from a2ui_stream._limits import Limits
-from a2ui_stream._patch import apply_patch
+from a2ui_stream._patch import DataChange, apply_patch
 from a2ui_stream._surface import Surface, Surfaces, apply_operation, apply_operations
 from a2ui_stream.a2ui import (
     AgentFunctionResponse,
@@ -522,3 +522,66 @@ class TestDataSizeEstimate:
             assert problems == ()
         true_size = len(msgspec.json.encode(model))
         assert abs(surfaces["s"].data_bytes - true_size) <= 20 * 2
+
+    def test_known_change_measures_as_the_diff_does(self) -> None:
+        """A claim read off a patch gives the same estimate a diff of the models gives."""
+        model = {"items": [{"name": f"item {i}", "price": i} for i in range(50)], "title": "t"}
+        create = CreateSurface(surface_id="s", version="v0.9")
+        start, _ = apply_operations(
+            {}, [create, UpdateDataModel(surface_id="s", path="", value=model)], limits=Limits()
+        )
+        patch = [
+            {"op": "replace", "path": "/items/3/name", "value": "a much longer name"},
+            {"op": "replace", "path": "/title", "value": 12345},
+        ]
+        patched = apply_patch(model, patch)
+        write = UpdateDataModel(surface_id="s", path="", value=patched)
+        fresh, _ = apply_operation(
+            {"s": Surface(surface_id="s", version="v0.9", components={})},
+            write,
+            index=0,
+            limits=Limits(),
+            reference=start,
+        )
+        claim = DataChange(model, patched, (("items", "3", "name"), ("title",)))
+        known, _ = apply_operation(
+            {"s": Surface(surface_id="s", version="v0.9", components={})},
+            write,
+            index=0,
+            limits=Limits(),
+            reference=start,
+            known=(claim,),
+        )
+        true_size = len(msgspec.json.encode(patched))
+        assert known["s"].data_bytes == fresh["s"].data_bytes == true_size
+        # The claim is taken as given: one naming only the title misses the name's growth.
+        partial = DataChange(model, patched, (("title",),))
+        trusted, _ = apply_operation(
+            {"s": Surface(surface_id="s", version="v0.9", components={})},
+            write,
+            index=0,
+            limits=Limits(),
+            reference=start,
+            known=(partial,),
+        )
+        assert trusted["s"].data_bytes < true_size
+
+    def test_claim_about_other_values_is_ignored(self) -> None:
+        """A claim whose values are not the ones written leaves the estimate to the diff."""
+        model = {"items": [{"name": f"item {i}"} for i in range(50)]}
+        create = CreateSurface(surface_id="s", version="v0.9")
+        start, _ = apply_operations(
+            {}, [create, UpdateDataModel(surface_id="s", path="", value=model)], limits=Limits()
+        )
+        change = {"op": "replace", "path": "/items/0/name", "value": "y" * 99}
+        patched = apply_patch(model, [change])
+        stale = DataChange(copy.deepcopy(model), patched, ())  # names nothing that changed
+        surfaces, _ = apply_operation(
+            start,
+            UpdateDataModel(surface_id="s", path="", value=patched),
+            index=0,
+            limits=Limits(),
+            reference=start,
+            known=(stale,),
+        )
+        assert surfaces["s"].data_bytes == len(msgspec.json.encode(patched))
