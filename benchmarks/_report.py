@@ -1,9 +1,9 @@
 """Turns measurements into ``RESULTS.md`` and the log-scale chart.
 
 Owns the derived figures (MB/s, events/s, microseconds per snapshot, ratios, the
-targets of issue 7) and their presentation. Reads :class:`Row` values only: it
-runs nothing and measures nothing. matplotlib is imported only when a chart is
-asked for, with the Agg backend.
+targets of issue 7, stage shares of a profile) and their presentation. Reads
+:class:`Row` and ``_profile.Profile`` values only: it runs nothing and measures
+nothing. matplotlib is imported only when a chart is asked for, with the Agg backend.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
     from pathlib import Path
 
+    from _profile import Profile, Stage
     from peers import Result
     from workloads import Meta
 
-__all__ = ["Environment", "Row", "chart", "markdown"]
+__all__ = ["Environment", "Row", "chart", "markdown", "profile_section"]
 
 _MB = 1_000_000
 #: The system every ratio is taken from, and the systems it is compared with.
@@ -326,12 +328,13 @@ _METHOD_NOTES = (
 _METHOD = ["## Method", "", *(f"- {note}" for note in _METHOD_NOTES), ""]
 
 
-def markdown(rows: list[Row], env: Environment) -> str:
+def markdown(rows: list[Row], env: Environment, *, profiles: Sequence[Profile] = ()) -> str:
     """The whole ``RESULTS.md``.
 
     Args:
         rows: every measurement of the run.
         env: the command, machine and versions.
+        profiles: the profile mode's results, one per workload.
 
     Returns:
         Markdown text.
@@ -356,8 +359,144 @@ def markdown(rows: list[Row], env: Environment) -> str:
         *_throughput(rows),
         *_scaling(rows),
         *_memory(rows),
+        *profile_section(profiles),
     ]
     return "\n".join(lines)
+
+
+_PROFILE_INTRO = (
+    (
+        "`ours` on each workload in its own fresh process (`ours-patch` on the delta "
+        "workloads, so that part diffing runs), in three passes over the same bytes: the "
+        "decode limit, a timed pass, and a `cProfile` pass."
+    ),
+    (
+        "Stage table: inclusive wall time of each stage's functions, from `perf_counter` "
+        "timers installed where the caller looks them up. Indented stages run inside the "
+        "stage above them and are part of its time; *rest of* a stage is its time minus "
+        "its indented stages; *other* is the total minus the top-level stages (the "
+        "processor loop, reading the input, draining diagnostics, the timers' own cost). "
+        "x limit divides by the time `msgspec.json.Decoder().decode` takes on every line "
+        "of the same bytes, measured in the same process first."
+    ),
+    (
+        "Function table: the most self time in the separate `cProfile` pass. cProfile adds"
+        " a cost to every Python call, so Python-heavy code weighs more there than in the "
+        "stage table; shares are of the total self time it recorded."
+    ),
+)
+
+
+def _stage_tree(stages: Sequence[Stage]) -> Iterator[tuple[int, str, int | None, float]]:
+    """Depth, name, calls and seconds of each stage, parents first, with computed rests."""
+    children: dict[str, list[Stage]] = {}
+    for stage in stages:
+        children.setdefault(stage.parent, []).append(stage)
+
+    def walk(parent: str, depth: int) -> Iterator[tuple[int, str, int | None, float]]:
+        for stage in children.get(parent, []):
+            yield depth, stage.name, stage.calls, stage.seconds
+            inner = children.get(stage.name)
+            if inner:
+                yield from walk(stage.name, depth + 1)
+                rest = stage.seconds - sum(child.seconds for child in inner)
+                yield depth + 1, f"rest of {stage.name}", None, rest
+
+    yield from walk("", 0)
+
+
+def _other(found: Profile) -> float:
+    """The total minus the top-level stages, which never overlap."""
+    return found.seconds - sum(s.seconds for s in found.stages if not s.parent)
+
+
+def _largest(found: Profile) -> tuple[str, float]:
+    """The stage with the most time, other included.
+
+    A top-level stage with parts (the reducer) is left out: every snapshot's work runs
+    inside it, so naming it says nothing; its parts compete instead.
+    """
+    parents = {s.parent for s in found.stages}
+    candidates = [(s.name, s.seconds) for s in found.stages if s.parent or s.name not in parents]
+    candidates.append(("everything outside the named stages", _other(found)))
+    return max(candidates, key=lambda item: item[1])
+
+
+def _profile_sentence(found: Profile) -> str:
+    name, seconds = _largest(found)
+    share = seconds / found.seconds
+    sentence = (
+        f"On {found.workload}, {name} takes the most time: {share:.0%} of the total, "
+        f"{_fmt(seconds / found.limit_seconds, 2)}x the decode limit, of "
+        f"{_fmt(found.seconds / found.limit_seconds, 2)}x in all"
+    )
+    if found.hotspots and found.profiled_seconds:
+        top = found.hotspots[0]
+        sentence += (
+            f"; the function with the most self time is `{top.function}` "
+            f"({top.self_seconds / found.profiled_seconds:.0%} under cProfile)"
+        )
+    return sentence + "."
+
+
+def _profile_tables(found: Profile) -> list[str]:
+    total, limit = found.seconds, found.limit_seconds
+    lines = [
+        "| stage | calls | ms | share | x limit |",
+        "|---|---:|---:|---:|---:|",
+        f"| total ({found.system}) | | {_fmt(total * 1e3)} | 100% | {_fmt(total / limit, 2)} |",
+    ]
+    rows = [*_stage_tree(found.stages), (0, "other", None, _other(found))]
+    idle = [name for _, name, calls, _ in rows if calls == 0]
+    for depth, name, calls, seconds in rows:
+        if calls == 0:
+            continue
+        label = "&emsp;" * depth + _cell(name)
+        count = "" if calls is None else f"{calls:,}"
+        lines.append(
+            f"| {label} | {count} | {_fmt(seconds * 1e3)} | {seconds / total:.1%} "
+            f"| {_fmt(seconds / limit, 2)} |"
+        )
+    lines += [f"| limit (msgspec decode) | | {_fmt(limit * 1e3)} | | 1.00 |", ""]
+    if idle:
+        lines += [f"Not called on this workload: {', '.join(idle)}.", ""]
+    lines += ["| function (cProfile) | calls | self ms | share |", "|---|---:|---:|---:|"]
+    for spot in found.hotspots:
+        share = spot.self_seconds / found.profiled_seconds if found.profiled_seconds else math.nan
+        lines.append(
+            f"| `{_cell(spot.function)}` | {spot.calls:,} | {_fmt(spot.self_seconds * 1e3)} "
+            f"| {share:.1%} |"
+        )
+    return [*lines, ""]
+
+
+def profile_section(profiles: Sequence[Profile]) -> list[str]:
+    """The "Where the time goes" section; empty when nothing was profiled.
+
+    Args:
+        profiles: one profile per workload, as the profile mode's children report them.
+
+    Returns:
+        Markdown lines.
+    """
+    if not profiles:
+        return []
+    lines = ["## Where the time goes", "", *(f"- {note}" for note in _PROFILE_INTRO), ""]
+    for found in profiles:
+        size = f"{found.bytes / _MB:.1f} MB"
+        lines += [f"### {found.workload} ({found.system}, {size})", ""]
+        if not found.ok:
+            lines += [f"Profile failed: {_cell(found.error)}", ""]
+            continue
+        notes = []
+        if found.partial:
+            notes.append(f"timed pass partial: {found.bytes / found.input_bytes:.0%} of input")
+        if found.profiled_partial:
+            share = found.profiled_bytes / found.input_bytes
+            notes.append(f"cProfile pass partial: {share:.0%} of input")
+        extra = f" ({'; '.join(notes)}, time budget)" if notes else ""
+        lines += [_profile_sentence(found) + extra, "", *_profile_tables(found)]
+    return lines
 
 
 def chart(rows: list[Row], path: Path) -> None:

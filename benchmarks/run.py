@@ -6,14 +6,17 @@ Usage::
     .venv/bin/python benchmarks/run.py          # full run, about --mb 30 per workload
     .venv/bin/python benchmarks/run.py --quick  # seconds-long smoke, used by CI
 
-Three modes, all on by default (``--modes``):
+Four modes, all on by default (``--modes``):
 
 - throughput: every sized workload (``workloads.py``) at ``--mb`` megabytes, each
   system in a fresh child process (``peers.py``), so peak RSS is that system's;
 - scaling: the same one-value change on surfaces 1x, 10x and 100x larger, as
   cumulative snapshots and as activity deltas;
 - memory: chat-mixed inputs of ``--memory-mb`` sizes (10, 100, 1000) streamed
-  through each memory system, reporting peak RSS.
+  through each memory system, reporting peak RSS;
+- profile: ``ours`` on every sized workload at ``--profile-mb`` megabytes (at most
+  ``--mb``), one child each (``_profile.py``): stage times against the decode
+  limit, and the functions with the most self time under ``cProfile``.
 
 Inputs are cached under ``benchmarks/data/`` (git-ignored) and regenerated when the
 generator version, size or seed changes. Writes ``RESULTS.md``, ``results.png`` and
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import importlib.util
+import math
 import os
 import platform
 import shlex
@@ -38,6 +42,7 @@ from pathlib import Path
 
 import msgspec
 import workloads
+from _profile import Profile
 from _report import Environment, Row, chart, markdown
 from peers import Result
 
@@ -45,6 +50,7 @@ __all__ = ["main"]
 
 HERE = Path(__file__).resolve().parent
 PEERS = HERE / "peers.py"
+PROFILER = HERE / "_profile.py"
 SYSTEMS = ("ours", "limit", "ag-ui", "a2ui-core")
 #: Import names that tell whether an optional system is installed.
 _PROBES = {"ag-ui": "ag_ui.core", "a2ui-core": "a2ui.core"}
@@ -85,6 +91,7 @@ class _Saved(msgspec.Struct):
 
     environment: Environment
     rows: list[_SavedRow]
+    profiles: list[Profile] = msgspec.field(default_factory=list)
 
 
 def _installed(system: str) -> bool:
@@ -245,6 +252,52 @@ def _memory(args: argparse.Namespace) -> list[Row]:
     return rows
 
 
+def _profile_child(workload: str, path: Path, *, patches: bool, budget: float) -> Profile:
+    """Profile ours on one file in a fresh interpreter."""
+    command = [sys.executable, str(PROFILER), workload, str(path), "--budget", str(budget)]
+    command += ["--patches"] if patches else []
+    system = "ours-patch" if patches else "ours"
+    # Up to four passes over the input (limit, timed, the limit again, cProfile).
+    timeout = budget * 4 + 120
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return Profile(
+            workload=workload, system=system, ok=False, error=f"no result within {timeout:.0f} s"
+        )
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        tail = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+        return Profile(workload=workload, system=system, ok=False, error=tail[0])
+    return msgspec.json.decode(lines[-1], type=Profile)
+
+
+def _profiles(args: argparse.Namespace) -> list[Profile]:
+    print(f"profile: ours at {args.profile_mb:g} MB per workload", flush=True)
+    paths = {}
+    for workload in args.workloads:
+        path = args.data_dir / f"{workload}-{args.profile_mb:g}mb-s{args.seed}.jsonl"
+        _cached(path, workload, mb=args.profile_mb, seed=args.seed)
+        paths[workload] = path
+
+    def one(workload: str) -> Profile:
+        # Part diffing only runs when updates are rendered as patches, as on the delta form.
+        patches = workload.endswith("-delta")
+        return _profile_child(workload, paths[workload], patches=patches, budget=args.budget)
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        profiles = list(pool.map(one, args.workloads))
+    for found in profiles:
+        if not found.ok:
+            text = f"FAILED: {found.error}"
+        else:
+            ratio = found.seconds / found.limit_seconds if found.limit_seconds else math.nan
+            text = f"{found.bytes / 1e6:6.1f} MB  {ratio:6.1f}x the decode limit (timed pass)"
+            text += f"  (partial {found.bytes / found.input_bytes:.0%})" if found.partial else ""
+        print(f"  {found.workload:<26} {found.system:<10} {text}", flush=True)
+    return profiles
+
+
 def _cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -304,11 +357,18 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--workloads", default=",".join(workloads.SIZED_WORKLOADS), help="comma-separated"
     )
-    parser.add_argument("--modes", default="throughput,scaling,memory", help="comma-separated")
+    parser.add_argument(
+        "--modes", default="throughput,scaling,memory,profile", help="comma-separated"
+    )
     parser.add_argument("--budget", type=float, help="seconds per system and input (default 120)")
     parser.add_argument("--memory-mb", help="comma-separated sizes (default 10,100,1000)")
     parser.add_argument("--memory-systems", default="ours,limit", help="comma-separated")
     parser.add_argument("--memory-budget", type=float, help="seconds per memory run (default 900)")
+    parser.add_argument(
+        "--profile-mb",
+        type=float,
+        help="megabytes per profiled workload (default: --mb, at most 10)",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="runs per cell; the fastest is kept")
     parser.add_argument("--note", action="append", default=[], help="a line for the report header")
     parser.add_argument(
@@ -319,6 +379,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     quick = args.quick
     args.mb = args.mb if args.mb is not None else (0.1 if quick else 30.0)
+    args.profile_mb = min(args.profile_mb if args.profile_mb is not None else 10.0, args.mb)
     args.budget = args.budget if args.budget is not None else (10.0 if quick else 120.0)
     args.memory_budget = args.memory_budget or (10.0 if quick else 900.0)
     memory = args.memory_mb or ("1" if quick else "10,100,1000")
@@ -334,9 +395,12 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def _write_report(args: argparse.Namespace, rows: list[Row], env: Environment) -> None:
+def _write_report(
+    args: argparse.Namespace, rows: list[Row], env: Environment, profiles: list[Profile]
+) -> None:
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    (args.out_dir / "RESULTS.md").write_text(markdown(rows, env), encoding="utf-8")
+    text = markdown(rows, env, profiles=profiles)
+    (args.out_dir / "RESULTS.md").write_text(text, encoding="utf-8")
     if importlib.util.find_spec("matplotlib") is not None:
         chart(rows, args.out_dir / "results.png")
     elif not args.quick:
@@ -351,14 +415,15 @@ def main(argv: list[str] | None = None) -> int:
         argv: arguments after the program name; ``sys.argv[1:]`` when None.
 
     Returns:
-        The exit status: 0 when the report was written.
+        The exit status: 0 when the report was written, 1 when it was written but a
+        profile failed (a crash, or a stage timer that is no longer on the call path).
     """
     argv = sys.argv[1:] if argv is None else argv
     args = _parse(argv)
     if args.from_json is not None:
         saved = msgspec.json.decode(args.from_json.read_bytes(), type=_Saved)
         rows = [Row(r.mode, r.workload, r.result, r.meta) for r in saved.rows]
-        _write_report(args, rows, saved.environment)
+        _write_report(args, rows, saved.environment, saved.profiles)
         return 0
     systems = [s for s in args.systems if not (args.quick and not _installed(s))]
     skipped = sorted(set(args.systems) - set(systems))
@@ -371,13 +436,20 @@ def main(argv: list[str] | None = None) -> int:
         rows += _scaling(args, systems)
     if "memory" in args.modes:
         rows += _memory(args)
+    profiles = _profiles(args) if "profile" in args.modes else []
     env = _environment(argv, notes)
     saved = _Saved(
-        environment=env, rows=[_SavedRow(r.mode, r.workload, r.result, r.meta) for r in rows]
+        environment=env,
+        rows=[_SavedRow(r.mode, r.workload, r.result, r.meta) for r in rows],
+        profiles=profiles,
     )
     args.out_dir.mkdir(parents=True, exist_ok=True)
     (args.out_dir / "results.json").write_bytes(msgspec.json.format(msgspec.json.encode(saved)))
-    _write_report(args, rows, env)
+    _write_report(args, rows, env, profiles)
+    failed = [p.workload for p in profiles if not p.ok]
+    if failed:
+        print(f"profile failed on {', '.join(failed)}: see RESULTS.md", file=sys.stderr)
+        return 1
     return 0
 
 

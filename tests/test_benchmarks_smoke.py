@@ -29,6 +29,20 @@ OP_KEYS = {"createSurface", "updateComponents", "updateDataModel", "deleteSurfac
 #: Props that name one child component, and the Tabs list whose items do.
 SINGLE_CHILD = ("child", "trigger", "content")
 DECODE = msgspec.json.Decoder().decode
+#: Profile stages that must record calls on every sized workload, and on some only.
+PROFILED_EVERYWHERE = {
+    "framing + event decode",
+    "reducer",
+    "operation decode",
+    "surface operations",
+    "conversion",
+}
+PROFILED_BY_WORKLOAD = {
+    "chat-mixed": {"data sharing", "change detection"},
+    "data-churn-cumulative": {"data sharing", "change detection"},
+    "data-churn-delta": {"content patch (deltas)", "change detection", "part diffing"},
+    "many-surfaces": {"change detection"},
+}
 
 
 def generate(tmp: Path, workload: str, *extra: str, seed: int = 7) -> bytes:
@@ -214,6 +228,17 @@ class TestQuickRun:
         command += ["--data-dir", str(tmp_path / "data"), "--out-dir", str(tmp_path / "out")]
         subprocess.run(command, check=True, capture_output=True)  # noqa: S603 - our script
         report = (tmp_path / "out" / "RESULTS.md").read_text(encoding="utf-8")
-        for heading in ("## Targets", "## Throughput", "## Scaling", "## Memory"):
+        headings = ("## Targets", "## Throughput", "## Scaling", "## Memory", "## Where the time")
+        for heading in headings:
             assert heading in report
         assert "| chat-mixed | 0.1 | limit |" in report
+        saved = DECODE((tmp_path / "out" / "results.json").read_bytes())
+        profiles = {p["workload"]: p for p in saved["profiles"]}
+        assert set(profiles) == set(SIZED)
+        for workload, found in profiles.items():
+            assert found["ok"], found["error"]
+            assert f"### {workload} ({found['system']}," in report
+            calls = {stage["name"]: stage["calls"] for stage in found["stages"]}
+            expected = PROFILED_EVERYWHERE | PROFILED_BY_WORKLOAD.get(workload, set())
+            assert all(calls[name] > 0 for name in expected), (workload, calls)
+            assert found["hotspots"]
