@@ -262,8 +262,15 @@ class _Installed:
         self._originals.clear()
 
 
-def _run(system: str, data: bytes, budget: float) -> Result:
-    result = measure(system, io.BytesIO(data), budget=budget)
+def _run(
+    system: str, data: bytes, budget: float, profiler: cProfile.Profile | None = None
+) -> Result:
+    """One pass of ``system`` over ``data``; under ``profiler`` when given (the runs only)."""
+    source = io.BytesIO(data)
+    if profiler is None:
+        result = measure(system, source, budget=budget)
+    else:
+        result = profiler.runcall(measure, system, source, budget=budget)
     if not result.ok:
         raise RuntimeError(f"{system}: {result.error}")
     return result
@@ -351,7 +358,7 @@ def profile(workload: str, data: bytes, *, patches: bool = False, budget: float 
             for spec in STAGES
         ]
         profiler = cProfile.Profile()
-        profiled: Result = profiler.runcall(_run, system, data, budget)
+        profiled = _run(system, data, budget, profiler)
         out.profiled_bytes, out.profiled_partial = profiled.bytes, profiled.partial
         out.profiled_seconds, out.hotspots = _hotspots(profiler)
     except Exception as exc:  # noqa: BLE001 - a crash is reported in the profile
