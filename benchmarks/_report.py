@@ -396,9 +396,9 @@ def _stage_tree(stages: Sequence[Stage]) -> Iterator[tuple[int, str, int | None,
     def walk(parent: str, depth: int) -> Iterator[tuple[int, str, int | None, float]]:
         for stage in children.get(parent, []):
             yield depth, stage.name, stage.calls, stage.seconds
-            inner = children.get(stage.name)
-            if inner:
-                yield from walk(stage.name, depth + 1)
+            inner = children.get(stage.name, [])
+            yield from walk(stage.name, depth + 1)
+            if any(child.calls for child in inner):
                 rest = stage.seconds - sum(child.seconds for child in inner)
                 yield depth + 1, f"rest of {stage.name}", None, rest
 

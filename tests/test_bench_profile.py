@@ -115,6 +115,16 @@ class TestProfileSection:
         assert "| part diffing |" not in text
         assert "Not called on this workload: part diffing." in text
 
+    def test_no_rest_row_when_every_part_is_idle(
+        self, profiler: ModuleType, report: ModuleType
+    ) -> None:
+        """A stage whose only parts never ran gets no rest row repeating its own time."""
+        found = hand_built(profiler)
+        found.stages[4].calls, found.stages[4].seconds = 0, 0.0
+        text = "\n".join(report.profile_section([found]))
+        assert "rest of conversion" not in text
+        assert "Not called on this workload: change detection, part diffing." in text
+
     def test_sentence_is_computed_from_the_largest_stage(
         self, profiler: ModuleType, report: ModuleType
     ) -> None:
