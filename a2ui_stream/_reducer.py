@@ -544,16 +544,24 @@ def _convert(
     *,
     known: Sequence[DataChange],
 ) -> dict[str, Any] | None:
-    """Convert a surface, reusing the cached conversion when the surface is the same object."""
+    """Convert a surface, reusing the cached conversion when the surface is the same object.
+
+    A conversion's warnings are reported when they appear: a redraw whose conversion
+    warns of what the previous one of the surface did says nothing again, so a stream
+    of deltas to a surface with a lasting problem reports it once, not at every delta.
+    """
     message_id, surface = owner
     cached = cache.get(surface_id)
     if cached is not None and cached[0] is surface:
         return cached[1].element
-    conversion = context.converter.convert(
-        surface, cached[1] if cached is not None else None, known=known
-    )
+    previous = cached[1] if cached is not None else None
+    conversion = context.converter.convert(surface, previous, known=known)
     cache[surface_id] = (surface, conversion)
-    diagnostics.extend(_locate(warning, message_id, context) for warning in conversion.warnings)
+    warnings = conversion.warnings
+    if warnings and previous is not None and previous.warnings:
+        reported = set(previous.warnings)
+        warnings = tuple(warning for warning in warnings if warning not in reported)
+    diagnostics.extend(_locate(warning, message_id, context) for warning in warnings)
     return conversion.element
 
 

@@ -394,6 +394,37 @@ class TestActivityDelta:
             seen.append(state.current.buckets["m1"].surfaces["s1"].components)
         assert seen[1] is seen[2]
 
+    def test_lasting_conversion_warning_is_reported_once(self) -> None:
+        """A redraw that keeps a conversion warning does not repeat it; a new one is reported."""
+        base = [
+            create("s1"),
+            components(
+                "s1",
+                {"id": "root", "component": "Column", "children": ["t", "gone"]},
+                {"id": "t", "component": "Text", "text": {"path": "/v"}},
+            ),
+            data("s1", {"v": "a"}),
+        ]
+
+        def codes(value: Any) -> list[str]:
+            nonlocal state
+            path = "/a2ui_operations/2/updateDataModel/value/v"
+            delta = ev.ActivityDelta(
+                message_id="m1",
+                activity_type="a2ui-surface",
+                patch=[{"op": "replace", "path": path, "value": value}],
+            )
+            state, _, found = reducer.reduce(state, delta)
+            return [d.code for d in found]
+
+        reducer = Reducer()
+        state, _, first = fold(snapshot("m1", base), reducer=reducer)
+        assert [d.code for d in first] == ["convert.component_missing"]
+        assert codes("b") == []
+        assert codes(["not", "text"]) == ["convert.prop_invalid"]
+        assert codes("c") == []
+        assert codes(["again"]) == ["convert.prop_invalid"]  # gone, then back: new again
+
     def test_empty_operation_list_after_a_delta(self) -> None:
         """A snapshot with no operations after a delta-built bucket clears it cleanly."""
         append = ev.ActivityDelta(
