@@ -406,6 +406,10 @@ class TestActivityDelta:
             data("s1", {"v": "a"}),
         ]
 
+        reducer = Reducer()
+        state, _, first = fold(snapshot("m1", base), reducer=reducer)
+        assert [d.code for d in first] == ["convert.component_missing"]
+
         def codes(value: Any) -> list[str]:
             nonlocal state
             path = "/a2ui_operations/2/updateDataModel/value/v"
@@ -417,9 +421,6 @@ class TestActivityDelta:
             state, _, found = reducer.reduce(state, delta)
             return [d.code for d in found]
 
-        reducer = Reducer()
-        state, _, first = fold(snapshot("m1", base), reducer=reducer)
-        assert [d.code for d in first] == ["convert.component_missing"]
         assert codes("b") == []
         assert codes(["not", "text"]) == ["convert.prop_invalid"]
         assert codes("c") == []
