@@ -109,7 +109,8 @@ class Memo(msgspec.Struct, gc=False):
         count: elements the subtree emitted (node budget).
         work: child references the subtree visited (work budget).
         whole: ``False`` when a limit cut the subtree, which makes it depend on what
-            was converted before it; such a memo is never reused whole.
+            was converted before it; such a memo is reused only where it is entered
+            with the budgets it was entered with before (:attr:`entry`).
         warns: the subtree's warnings, each with its once-per-conversion key.
         mask: :func:`mask_of` once computed, ``-1`` before.
         items: for a template, its :class:`Expansion` when every item converted whole;
@@ -118,6 +119,8 @@ class Memo(msgspec.Struct, gc=False):
             handler's own references come first), when that list is long enough to be
             worth :class:`Children`; ``-1`` otherwise.
         children: the :class:`Children` of that list, once a conversion needed them.
+        entry: for a subtree a limit cut, the node and work counts when it was entered;
+            ``None`` for a whole one.
     """
 
     comp: Component
@@ -135,6 +138,7 @@ class Memo(msgspec.Struct, gc=False):
     items: Expansion | None = None
     first: int = -1
     children: Children | None = None
+    entry: tuple[int, int] | None = None
 
 
 class Expansion(msgspec.Struct, gc=False, kw_only=True):

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from a2ui_stream._bindings import MISSING, template_of
 from a2ui_stream._diagnostics import Diagnostic, Severity
-from a2ui_stream._reuse import NOWHERE, Children, Memo, join
+from a2ui_stream._reuse import NOWHERE, Children, Memo, Region, join
 from a2ui_stream._templates import Expander
 
 if TYPE_CHECKING:
@@ -44,6 +44,9 @@ Handler: TypeAlias = "Callable[[Run, Memo], dict[str, Any] | None]"
 _WORK_PER_NODE: Final = 4
 #: Children lists at least this long keep :class:`Children` to be patched next time.
 _MIN_CHILDREN: Final = 8
+#: What a reference without a usable previous memo starts from: nothing before, no
+#: region, no old memo.
+_NO_PREVIOUS: Final[tuple[Any, Region, Memo | None]] = (None, NOWHERE, None)
 _DEBUG: Final = Severity.DEBUG
 _WARNING: Final = Severity.WARNING
 
@@ -189,12 +192,11 @@ class Run(Expander):
         if comp is None:
             self.warn("convert.component_missing", f'A2UI component "{cid}" was not found.', cid)
             return None
-        before: Any = None
-        region, old = NOWHERE, None
+        before, region, old = _NO_PREVIOUS
         if prev is not None:
             if prev.comp is comp:
                 if prev.path == path:
-                    if self.reusable(prev):
+                    if self.reusable(prev) or self.repeats(prev):
                         return prev
                     # Kids matched by position and taken whole are covered by this region
                     # already, so only the kids converted again need joining into it.
@@ -234,8 +236,10 @@ class Run(Expander):
         memo.prev = None
         memo.element = element
         # A limit that stopped the traversal inside this subtree made its output depend
-        # on what came before it: its complete children stay reusable, it does not.
-        memo.whole = not self.stopped
+        # on what came before it: its complete children stay reusable; it is reused
+        # only where it is entered with the same budgets (:meth:`repeats`).
+        if self.stopped:
+            memo.whole, memo.entry = False, (start_nodes, start_work)
         memo.count = self.nodes - start_nodes
         memo.work = self.work - start_work
         if len(self.log) > start_log:
@@ -257,6 +261,30 @@ class Run(Expander):
         self.work += prev.work - 1
         if prev.warns:
             self.log.extend(prev.warns)
+        return True
+
+    def repeats(self, prev: Memo) -> bool:
+        """Take a cut ``prev`` whole where converting it again would cut it the same way.
+
+        A subtree a limit cut depends on what came before it only through the node and
+        work counts it was entered with: entered with the same ones, nothing it used
+        changed, it converts to the same output and stops the traversal at the same
+        place. Taking it spares converting again, at every update, the part of a
+        surface that runs over a budget.
+        """
+        changes = self.changes
+        if (
+            changes is None
+            or prev.entry is None
+            or prev.entry != (self.nodes, self.work - 1)
+            or not changes.unchanged(prev)
+        ):
+            return False
+        self.nodes += prev.count
+        self.work += prev.work - 1
+        if prev.warns:
+            self.log.extend(prev.warns)
+        self.stop()
         return True
 
     def convert_refs(

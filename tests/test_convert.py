@@ -1240,6 +1240,35 @@ class TestReuse:
         inc, fresh = converter.convert(s2, first), converter.convert(s2)
         assert (inc.element, inc.warnings) == (fresh.element, fresh.warnings)
 
+    def test_subtree_cut_by_the_budget_is_reused_when_entered_alike(self) -> None:
+        """A cut subtree entered with the same budgets as before is taken as it was."""
+        raw = [
+            root("Column", children=["list", "rest"]),
+            {
+                "id": "list",
+                "component": "List",
+                "children": {"componentId": "entry", "path": "/entries"},
+            },
+            {"id": "entry", "component": "Text", "text": {"path": "name"}},
+            {"id": "rest", "component": "Column", "children": [f"t{i}" for i in range(30)]},
+            *({"id": f"t{i}", "component": "Text", "text": f"row {i}"} for i in range(30)),
+        ]
+        converter = Converter(limits=Limits(max_nodes=12))
+        start = surface(*raw, data={"entries": [{"name": "a"}, {"name": "b"}]})
+        first = converter.convert(start)
+        assert "convert.node_budget" in codes(first)
+        renamed = edited(start, entries=[{"name": "c"}, {"name": "d"}])
+        again = same_as_fresh(converter, renamed, first)
+        assert again.element is not None
+        assert first.element is not None
+        assert again.element["children"][1] is first.element["children"][1]
+        # One entry fewer spends fewer nodes before the rest, which is then cut later,
+        # as a fresh conversion cuts it.
+        shorter = same_as_fresh(converter, edited(start, entries=[{"name": "c"}]), again)
+        assert shorter.element is not None
+        rows = shorter.element["children"][1]["children"]
+        assert len(rows) > len(again.element["children"][1]["children"])
+
     @settings(max_examples=150, deadline=None)
     @given(st.data())
     def test_incremental_always_equals_fresh(self, data: st.DataObject) -> None:
