@@ -56,11 +56,14 @@ def _js_number(value: float) -> str:
         return "NaN"
     if math.isinf(value):
         return "Infinity" if value > 0 else "-Infinity"
-    if value.is_integer() and abs(value) < 1e21:
+    if value.is_integer() and abs(value) < 1e16:  # exact below 1e16, as JavaScript prints
         return str(int(value))
+    text = repr(value)  # the shortest digits that read back, as JavaScript picks them
+    if "e" not in text:  # Python's fixed range (1e-4 to 1e16) lies inside JavaScript's
+        return text
     if 1e-6 <= abs(value) < 1e21:  # JavaScript: fixed notation from 1e-6 up to 1e21
-        return format(Decimal(repr(value)), "f")
-    mantissa, _, exponent = repr(value).partition("e")
+        return format(Decimal(text), "f")
+    mantissa, _, exponent = text.partition("e")
     sign = "-" if exponent.startswith("-") else "+"
     return f"{mantissa}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
 
