@@ -15,14 +15,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from itertools import compress
-from operator import is_not
+from operator import is_not, ne
 from typing import Any, NamedTuple, TypeAlias
 
 import msgspec
 
 from a2ui_stream._pointer import PointerError, escape_token, parse, parse_pointer
 
-__all__ = ["DataChange", "PatchError", "apply_patch", "diff", "replaced_paths", "share"]
+__all__ = [
+    "DataChange",
+    "PatchError",
+    "apply_patch",
+    "diff",
+    "replaced_paths",
+    "share",
+    "share_text",
+]
 
 JSON: TypeAlias = Any
 """A decoded JSON value."""
@@ -433,3 +441,121 @@ def share(old: JSON, new: JSON) -> JSON:
 
 
 _ABSENT = object()
+
+
+_RAW_OBJECT = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_RAW_ARRAY = msgspec.json.Decoder(list[msgspec.Raw])
+#: Changed paths past which :func:`share_text` stops listing them.
+_MAX_TEXT_PATHS = 256
+
+
+def share_text(
+    old: JSON, old_text: bytes | msgspec.Raw, new: JSON, new_text: bytes | msgspec.Raw
+) -> tuple[JSON, tuple[tuple[str, ...], ...] | None]:
+    """Return ``new`` rebuilt to reuse every subtree of ``old`` whose JSON text is unchanged.
+
+    The texts lead the way: a re-sent value is compared with the previous one as bytes,
+    one level at a time, each level split into its members' undecoded texts by
+    msgspec, so equal subtrees are found at C speed and never walked in Python; only the
+    members whose texts differ are looked into. Unlike :func:`share`, it also says
+    where the values differ.
+
+    Args:
+        old: the previous value, as decoded from ``old_text`` (or sharing with it).
+        old_text: the JSON text ``old`` was decoded from.
+        new: the value decoded from ``new_text``.
+        new_text: its JSON text.
+
+    Returns:
+        A value equal to ``new``, holding ``old``'s subtrees wherever their texts are
+        the same; and the paths (as reference tokens) where the texts differ, or
+        ``None`` past 256 of them. Equal values written differently (``1.0`` and ``1``,
+        other spacing) count as changed, which only costs sharing.
+    """
+    paths: list[tuple[str, ...]] = []
+    shared = _share_text(old, old_text, new, new_text, path=(), paths=paths)
+    return shared, tuple(paths) if len(paths) <= _MAX_TEXT_PATHS else None
+
+
+def _share_text(
+    old: JSON,
+    old_text: bytes | msgspec.Raw,
+    new: JSON,
+    new_text: bytes | msgspec.Raw,
+    *,
+    path: tuple[str, ...],
+    paths: list[tuple[str, ...]],
+) -> JSON:
+    if old_text == new_text:
+        return old
+    kind = type(new)
+    if kind is not type(old) or (kind is not dict and kind is not list):
+        paths.append(path)
+        return new
+    try:
+        if kind is dict:
+            return _share_members(old, old_text, new, new_text, path=path, paths=paths)
+        return _share_items(old, old_text, new, new_text, path=path, paths=paths)
+    except msgspec.DecodeError:  # texts that do not hold these values: no sharing
+        paths.append(path)
+        return new
+
+
+def _share_members(
+    old: dict[str, JSON],
+    old_text: bytes | msgspec.Raw,
+    new: dict[str, JSON],
+    new_text: bytes | msgspec.Raw,
+    *,
+    path: tuple[str, ...],
+    paths: list[tuple[str, ...]],
+) -> JSON:
+    old_parts, new_parts = _RAW_OBJECT.decode(old_text), _RAW_OBJECT.decode(new_text)
+    keys = list(new)
+    if list(old_parts) != list(old) or list(new_parts) != keys:
+        paths.append(path)  # the texts do not hold these values: trust neither
+        return new
+    if keys == list(old):  # the common case: the same members, found changed in C
+        out = dict(old)
+        changed = compress(keys, map(ne, old_parts.values(), new_parts.values()))
+    else:
+        common = [key for key in keys if key in old]
+        if common != [key for key in old if key in new]:
+            paths.append(path)  # members moved: the order is part of the value
+            return new
+        out = {key: old[key] if key in old else new[key] for key in keys}
+        paths.extend((*path, key) for key in sorted(old.keys() ^ new.keys()))
+        changed = compress(common, map(ne, map(old_parts.get, common), map(new_parts.get, common)))
+    for key in changed:
+        out[key] = _share_text(
+            old[key], old_parts[key], new[key], new_parts[key], path=(*path, key), paths=paths
+        )
+    return out
+
+
+def _share_items(
+    old: list[JSON],
+    old_text: bytes | msgspec.Raw,
+    new: list[JSON],
+    new_text: bytes | msgspec.Raw,
+    *,
+    path: tuple[str, ...],
+    paths: list[tuple[str, ...]],
+) -> JSON:
+    old_parts, new_parts = _RAW_ARRAY.decode(old_text), _RAW_ARRAY.decode(new_text)
+    if len(old_parts) != len(old) or len(new_parts) != len(new):
+        paths.append(path)
+        return new
+    shorter = min(len(old), len(new))
+    out = old[:shorter] + new[shorter:]  # the items whose texts match, taken in C
+    for index in compress(range(shorter), map(ne, old_parts, new_parts)):
+        out[index] = _share_text(
+            old[index],
+            old_parts[index],
+            new[index],
+            new_parts[index],
+            path=(*path, str(index)),
+            paths=paths,
+        )
+    paths.extend((*path, str(index)) for index in range(shorter, max(len(old), len(new))))
+    return out

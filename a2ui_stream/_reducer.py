@@ -38,7 +38,14 @@ from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._history import normalize_document, rehydrate
 from a2ui_stream._limits import Limits
 from a2ui_stream._numbers import js_number
-from a2ui_stream._patch import DataChange, PatchError, apply_patch, replaced_paths, share
+from a2ui_stream._patch import (
+    DataChange,
+    PatchError,
+    apply_patch,
+    replaced_paths,
+    share,
+    share_text,
+)
 from a2ui_stream._state import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
@@ -54,7 +61,7 @@ from a2ui_stream._state import (
     Surfaces,
 )
 from a2ui_stream._surface import Surface, apply_operation
-from a2ui_stream.a2ui import Operation, decode_operation
+from a2ui_stream.a2ui import Operation, UpdateDataModel, data_value_text, decode_operation
 
 __all__ = ["Reducer", "Reduction"]
 
@@ -350,9 +357,15 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     checkpoints = [c for c in previous.checkpoints if c[0] <= shared] if previous else []
     start, surfaces = checkpoints[-1] if checkpoints else (0, {})
     reference = previous.surfaces if previous is not None else {}
+    old_written = previous.written if previous is not None else {}
+    written = {index: value for index, value in old_written.items() if index < start}
+    claims = list(known)
     for index in range(start, len(keys)):
         if documents is None:
             operation: Operation | Diagnostic = decode_operation(keys[index], index=index)
+            if type(operation) is UpdateDataModel and operation.value is not UNSET:
+                operation, text = _shared_write(operation, keys[index], previous, index, claims)
+                written[index] = (operation.value, text)
         else:
             operation = normalize_document(documents[index], index)
         # Operations before ``shared`` are replayed from the nearest checkpoint; they
@@ -368,7 +381,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
                 index=index,
                 limits=context.limits,
                 reference=reference,
-                known=known,
+                known=claims,
             )
             if report:
                 diagnostics.extend(_locate(one, key, context) for one in found)
@@ -387,8 +400,45 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         checkpoints=tuple(checkpoints),
         content=document,
         content_bytes=content_bytes,
+        written=written,
     )
-    return _place_bucket(state, run, bucket, context, diagnostics, changed=True, known=known)
+    return _place_bucket(state, run, bucket, context, diagnostics, changed=True, known=claims)
+
+
+def _shared_write(
+    operation: UpdateDataModel,
+    key: Any,
+    previous: Bucket | None,
+    index: int,
+    claims: list[DataChange],
+) -> tuple[UpdateDataModel, msgspec.Raw | None]:
+    """``operation`` writing a value that shares what it has in common with the last one.
+
+    Why: a cumulative snapshot re-sends the whole data model, decoded afresh. Set text
+    against text with what the same operation wrote last time (:func:`share_text`),
+    the unchanged parts keep their identity, which every later stage checks with an
+    ``is``, and the changed paths become a claim that spares those stages a diff.
+
+    Returns:
+        The operation, and its value's text when it was needed (kept for next time).
+    """
+    if previous is None or index >= len(previous.operation_keys):
+        return operation, None
+    old_key = previous.operation_keys[index]
+    old_value, old_text = previous.written.get(index, _NOT_WRITTEN)
+    if old_value is _ABSENT or type(old_key) is not _RAW or type(key) is not _RAW:
+        return operation, None
+    if old_key == key:  # replayed from a checkpoint: the very value written last time
+        return msgspec.structs.replace(operation, value=old_value), old_text
+    if old_text is None:
+        old_text = data_value_text(old_key)
+    new_text = data_value_text(key)
+    if old_text is None or new_text is None:
+        return operation, new_text
+    value, paths = share_text(old_value, old_text, operation.value, new_text)
+    if paths is not None and value is not old_value:
+        claims.append(DataChange(old_value, value, paths))
+    return msgspec.structs.replace(operation, value=value), new_text
 
 
 #: Snapshots of real agents carry a handful of operations: keep the surfaces after
@@ -683,6 +733,7 @@ def _data_changes(content: Any, patched: Any, patch: Sequence[Any]) -> tuple[Dat
 _VALUE_DEPTH = 4
 _DATA_WRITE = "updateDataModel"
 _ABSENT: Any = object()
+_NOT_WRITTEN: tuple[Any, None] = (_ABSENT, None)
 
 
 def _data_value(content: Any, index: str) -> Any:

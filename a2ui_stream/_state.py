@@ -107,6 +107,10 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True):
         content: the content as a decoded JSON value, once a delta needed it.
         content_bytes: the undecoded content of the wire snapshot that built the bucket;
             an identical snapshot is recognised by it without being decoded.
+        written: by operation index, the value each ``updateDataModel`` of a wire
+            snapshot wrote, as decoded from its key, with the value's text once it was
+            needed; the next snapshot shares its own values against these, text
+            against text.
     """
 
     message_id: str
@@ -115,6 +119,7 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True):
     checkpoints: tuple[tuple[int, Surfaces], ...] = ()
     content: JSON | UnsetType = UNSET
     content_bytes: bytes | None = None
+    written: Mapping[int, tuple[JSON, msgspec.Raw | None]] = msgspec.field(default_factory=dict)
 
 
 class Part(msgspec.Struct, frozen=True, kw_only=True):

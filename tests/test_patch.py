@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import msgspec
@@ -10,7 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream._patch import PatchError, apply_patch, diff, replaced_paths, share
+from a2ui_stream._numbers import js_number
+from a2ui_stream._patch import PatchError, apply_patch, diff, replaced_paths, share, share_text
+from a2ui_stream._pointer import parse
 
 DOC: dict[str, Any] = {"a": {"b": [1, 2, 3], "c": "x"}, "d": {"e": True}, "~/": 0}
 
@@ -153,6 +156,92 @@ class TestShare:
     def test_result_encodes_like_new(self, old: Any, new: Any) -> None:
         """Sharing never changes what the new value encodes to."""
         assert msgspec.json.encode(share(old, new)) == msgspec.json.encode(new)
+
+
+_DECODE = msgspec.json.Decoder(float_hook=js_number).decode
+texts_and_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.sampled_from([1.0, 2.5])
+    | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=2), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+class TestShareText:
+    def test_unchanged_members_and_items_are_the_old_objects(self) -> None:
+        """Subtrees with the same text are the old objects; the change is named exactly."""
+        old_text = msgspec.json.encode({"items": [{"n": i} for i in range(5)], "t": {"a": 1}})
+        new_text = msgspec.json.encode(
+            {"items": [{"n": 0}, {"n": 1}, {"n": 9}, {"n": 3}, {"n": 4}], "t": {"a": 1}}
+        )
+        old, new = _DECODE(old_text), _DECODE(new_text)
+        shared, paths = share_text(old, old_text, new, new_text)
+        assert shared == new
+        assert paths == (("items", "2", "n"),)
+        assert shared["t"] is old["t"]
+        assert [a is b for a, b in zip(shared["items"], old["items"], strict=True)] == [
+            True,
+            True,
+            False,
+            True,
+            True,
+        ]
+
+    def test_same_text_is_the_old_value(self) -> None:
+        """A re-sent value with the same text comes back as the old object, with no paths."""
+        text = b'{"a":[1,2,{"b":null}]}'
+        old = _DECODE(text)
+        assert share_text(old, text, _DECODE(text), text) == (old, ())
+
+    @pytest.mark.parametrize(
+        ("old_text", "new_text", "paths"),
+        [
+            (b'{"v":1}', b'{"v":true}', {("v",)}),
+            (b'{"v":1}', b'{"v":1.0}', {("v",)}),  # same value, other text: only unshared
+            (b'{"a":1,"b":2}', b'{"b":2,"a":1}', {()}),
+            (b'{"a":1}', b'{"a":1,"c":3}', {("c",)}),
+            (b'{"a":1,"c":3}', b'{"a":1}', {("c",)}),
+            (b"[1,2]", b"[1,3,4]", {("1",), ("2",)}),
+            (b'{"x":{"y":1}}', b'{"x":[1]}', {("x",)}),
+        ],
+    )
+    def test_paths(self, old_text: bytes, new_text: bytes, paths: set[tuple[str, ...]]) -> None:
+        """Changed members, items, types, key order and lengths are all named."""
+        shared, found = share_text(_DECODE(old_text), old_text, _DECODE(new_text), new_text)
+        assert found is not None
+        assert set(found) == paths
+        assert msgspec.json.encode(shared) == msgspec.json.encode(_DECODE(new_text))
+
+    def test_many_changes_give_no_paths(self) -> None:
+        """Past 256 changed paths the value is still shared but the paths are not listed."""
+        old_text = msgspec.json.encode(list(range(300)))
+        new_text = msgspec.json.encode([-i - 1 for i in range(300)])
+        shared, paths = share_text(_DECODE(old_text), old_text, _DECODE(new_text), new_text)
+        assert paths is None
+        assert shared == _DECODE(new_text)
+
+    @settings(max_examples=400, deadline=None)
+    @given(texts_and_values, texts_and_values, st.booleans())
+    def test_result_is_new_and_paths_cover_every_change(
+        self, old_source: Any, new_source: Any, spaced: bool
+    ) -> None:
+        """The result encodes like the new value, and every difference lies on a named path."""
+        old_text = msgspec.json.encode(old_source)
+        new_text = (
+            json.dumps(new_source, indent=1).encode() if spaced else msgspec.json.encode(new_source)
+        )
+        old, new = _DECODE(old_text), _DECODE(new_text)
+        shared, paths = share_text(old, old_text, new, new_text)
+        assert msgspec.json.encode(shared) == msgspec.json.encode(new)
+        assert paths is not None
+        for operation in diff(old, shared):
+            tokens = parse(operation["path"])
+            assert any(tokens[: len(p)] == p or p[: len(tokens)] == tokens for p in paths)
 
 
 class TestReplacedPaths:

@@ -346,6 +346,45 @@ class TestOperationsInSnapshots:
         assert any(d.code == "limit.operations" for d in diagnostics)
 
 
+class TestResentData:
+    def surface_with_rows(self, rows: list[Any]) -> list[Op]:
+        return [
+            create("s1"),
+            components(
+                "s1",
+                {
+                    "id": "root",
+                    "component": "List",
+                    "children": {"componentId": "r", "path": "/rows"},
+                },
+                {"id": "r", "component": "Text", "text": {"path": "n"}},
+            ),
+            data("s1", {"rows": rows, "title": {"t": "a"}}),
+        ]
+
+    def test_unchanged_parts_keep_their_identity(self) -> None:
+        """A re-sent model shares every unchanged part with the last one, wire to wire."""
+        rows = [{"n": i} for i in range(20)]
+        changed = [*rows[:3], {"n": 99}, *rows[4:]]
+        reducer = Reducer()
+        sent = decode_event(encode_event(snapshot("m1", self.surface_with_rows(rows))))
+        first, _, _ = fold(sent, reducer=reducer)
+        wire = decode_event(encode_event(snapshot("m1", self.surface_with_rows(changed))))
+        second, diffs, _ = reducer.reduce(first, wire)
+        assert first.current is not None
+        assert second.current is not None
+        before = first.current.buckets["m1"].surfaces["s1"].data_model
+        after = second.current.buckets["m1"].surfaces["s1"].data_model
+        assert after["rows"][0] is before["rows"][0]
+        assert after["title"] is before["title"]
+        assert after["rows"][3] == {"n": 99}
+        # Shared as it was decoded, text against text: the value written is the model.
+        assert second.current.buckets["m1"].written[2][0] is after
+        assert [d.op for d in diffs] == ["update"]
+        fresh, _, _ = fold(wire)
+        assert parts_of(second) == parts_of(fresh)
+
+
 class TestActivityDelta:
     def test_delta_patches_content_and_redraws(self) -> None:
         """An ACTIVITY_DELTA patch is applied and the result treated as a snapshot."""
