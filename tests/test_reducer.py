@@ -373,8 +373,8 @@ class TestResentData:
         second, diffs, _ = reducer.reduce(first, wire)
         assert first.current is not None
         assert second.current is not None
-        before = first.current.buckets["m1"].surfaces["s1"].data_model
-        after = second.current.buckets["m1"].surfaces["s1"].data_model
+        before: Any = first.current.buckets["m1"].surfaces["s1"].data_model
+        after: Any = second.current.buckets["m1"].surfaces["s1"].data_model
         assert after["rows"][0] is before["rows"][0]
         assert after["title"] is before["title"]
         assert after["rows"][3] == {"n": 99}
