@@ -123,9 +123,8 @@ class Reader:
         (upstream's reading) and the root model when the item lacks them (the spec's).
         Sets :attr:`last_path` to where the value was read.
 
-        A read of the template item is not noted: a memo depends on its whole item
-        (:attr:`Memo.path`) anyway. That is a little coarser than the exact path, but
-        costs nothing while converting, and a template item is small.
+        A read of the template item is noted in :attr:`Memo.reads`, relative to the
+        item, so a change elsewhere in the item leaves the memo reusable.
         """
         segments = self.pointers.get(pointer)
         if segments is None:
@@ -135,6 +134,12 @@ class Reader:
         scope = memo.path
         region = memo.region
         if scope:
+            # The item is read first either way: what it holds there (or lacks) counts.
+            reads = memo.reads
+            if not reads:
+                memo.reads = (segments,)
+            elif segments not in reads:
+                memo.reads = widen(reads, segments)
             value = walk(self.item, segments)
             if value is MISSING and pointer[:1] == "/":
                 memo.region = widen(region, segments)

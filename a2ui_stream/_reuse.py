@@ -10,12 +10,15 @@ A subtree's dependencies are summarised in two cheap values built while converti
 so that no later conversion has to walk the old tree:
 
 - ``region``: a few data paths (at most :data:`MAX_REGION_PATHS`, one per top-level
-  key) such that every path the subtree read lies at or under one of them or under
-  the template item in scope (a memo depends on its whole item, at no cost to note). A
-  changed path that is neither a prefix nor an extension of any of them cannot touch
-  those reads. Several paths, not one common prefix, because a template item that also
-  reads the root model (a Button whose action context reads ``/title``) would otherwise
-  depend on the whole model, and every change anywhere would rebuild every item.
+  key) such that every path the subtree read outside the template item in scope lies
+  at or under one of them. A changed path that is neither a prefix nor an extension of
+  any of them cannot touch those reads. Several paths, not one common prefix, because a
+  template item that also reads the root model (a Button whose action context reads
+  ``/title``) would otherwise depend on the whole model, and every change anywhere
+  would rebuild every item.
+- ``reads``: the same, for the reads of the template item in scope, relative to it; a
+  change inside an item touches only the subtrees that read where it lies (the price
+  of a row rebuilds the price's text, not the row's image and button).
 - ``mask``: a 1024-bit Bloom-style set of the component ids the subtree reached,
   computed from the memo tree the first time components change (a fresh conversion
   pays nothing for it), then kept.
@@ -100,8 +103,9 @@ class Memo(msgspec.Struct, gc=False):
             template, its :attr:`items` when it has them) or those kids by ``(id,
             path)`` (changed component); ``None`` once done.
         region: paths covering every data path the subtree read (:func:`widen`),
-            except reads of the template item in scope: a memo depends on its whole
-            item, ``path``, whatever it read of it.
+            except reads of the template item in scope.
+        reads: paths covering the subtree's reads of the template item in scope,
+            relative to the item (``path``).
         kids: the memo of each child reference in visit order, or the referenced id
             where the reference emitted nothing (or, for a Button's label, was read
             without being converted); ``None`` when there were none.
@@ -128,6 +132,7 @@ class Memo(msgspec.Struct, gc=False):
     depth: int
     prev: Any = None
     region: Region = NOWHERE
+    reads: Region = NOWHERE
     kids: list[Memo | str] | None = None
     element: dict[str, Any] | None = None
     count: int = 0
@@ -488,9 +493,29 @@ class Changes:
         if not self.paths:
             return True
         scope = memo.path
-        if scope and self.meets(scope):
+        if scope and self.meets(scope) and not self.misses(scope, memo.reads):
             return False
         return not any(map(self.meets, memo.region))
+
+    def misses(self, scope: Path, reads: Region) -> bool:
+        """Whether the changes that meet the item at ``scope`` all lie inside it, off ``reads``.
+
+        Args:
+            scope: a template item's data path.
+            reads: paths relative to the item covering what a subtree read of it.
+        """
+        size = len(scope)
+        for path in self.paths:
+            if path[:size] == scope:
+                if len(path) == size:
+                    return False  # the item itself was replaced
+                inner = path[size:]
+                for read in reads:
+                    if inner[: len(read)] == read or read[: len(inner)] == inner:
+                        return False
+            elif scope[: len(path)] == path:
+                return False  # a container holding the item was replaced
+        return True
 
     def items(self, base: Path, region: Region) -> set[int] | None:
         """The indexes of the items of the list at ``base`` that a change lies in.

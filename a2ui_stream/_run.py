@@ -45,8 +45,8 @@ _WORK_PER_NODE: Final = 4
 #: Children lists at least this long keep :class:`Children` to be patched next time.
 _MIN_CHILDREN: Final = 8
 #: What a reference without a usable previous memo starts from: nothing before, no
-#: region, no old memo.
-_NO_PREVIOUS: Final[tuple[Any, Region, Memo | None]] = (None, NOWHERE, None)
+#: region, no reads of its item, no old memo.
+_NO_PREVIOUS: Final[tuple[Any, Region, Region, Memo | None]] = (None, NOWHERE, NOWHERE, None)
 _DEBUG: Final = Severity.DEBUG
 _WARNING: Final = Severity.WARNING
 
@@ -192,15 +192,21 @@ class Run(Expander):
         if comp is None:
             self.warn("convert.component_missing", f'A2UI component "{cid}" was not found.', cid)
             return None
-        before, region, old = _NO_PREVIOUS
+        before, region, reads, old = _NO_PREVIOUS
         if prev is not None:
             if prev.comp is comp:
                 if prev.path == path:
                     if self.reusable(prev) or self.repeats(prev):
                         return prev
                     # Kids matched by position and taken whole are covered by this region
-                    # already, so only the kids converted again need joining into it.
-                    before, region, old = prev.items or prev.kids, prev.region, prev
+                    # (and these reads) already, so only the kids converted again need
+                    # joining into it.
+                    before, region, reads, old = (
+                        prev.items or prev.kids,
+                        prev.region,
+                        prev.reads,
+                        prev,
+                    )
             elif prev.comp.id == cid and prev.kids is not None:
                 before = {(k.comp.id, k.path): k for k in reversed(prev.kids) if type(k) is Memo}
         children = comp.props.get("children")
@@ -219,7 +225,7 @@ class Run(Expander):
             if self.nodes >= self.max_nodes:
                 self.reserve(cid)
                 return None
-        memo = Memo(comp, path, depth, before, region)
+        memo = Memo(comp, path, depth, before, region, reads)
         start_nodes, start_work, start_log = self.nodes, self.work - 1, len(self.log)
         self.visited.add(cid)
         if template is not None:
@@ -308,6 +314,7 @@ class Run(Expander):
         prev = memo.prev
         depth = memo.depth + 1
         region = memo.region
+        reads = memo.reads if path == memo.path else None  # the children read the same item
         out = []
         for cid in refs:
             if type(cid) is not str:
@@ -334,12 +341,19 @@ class Run(Expander):
                 kids.append(cid)  # reached, emitted nothing: it may appear later
                 continue
             kids.append(kid)
-            joined = kid.region
-            if joined and joined != region and (kid is not before or type(prev) is not list):
-                region = join(region, joined) if region else joined
+            taken = type(prev) is list and kid is before  # its reads are inherited already
+            if not taken:
+                joined = kid.region
+                if joined and joined != region:
+                    region = join(region, joined) if region else joined
+                joined = kid.reads
+                if joined and reads is not None and joined != reads:
+                    reads = join(reads, joined) if reads else joined
             if kid.element is not None:
                 out.append(kid.element)
         memo.region = region
+        if reads is not None:
+            memo.reads = reads
         return out
 
     def children(

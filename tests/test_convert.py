@@ -1076,6 +1076,12 @@ def catalog(count: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return raw, {"title": "Shop", "count": count, "items": items}
 
 
+def cells(result: Conversion) -> list[Any]:
+    """The children of each item's Row, when the root is a template of Rows."""
+    assert result.element is not None
+    return [item["children"]["children"] for item in result.element["children"]]
+
+
 def item_elements(result: Conversion) -> list[Any]:
     assert result.element is not None
     return [item.get("children") for item in result.element["children"][1]["children"]]
@@ -1239,6 +1245,27 @@ class TestReuse:
         s2 = msgspec.structs.replace(s, data_model=changed)
         inc, fresh = converter.convert(s2, first), converter.convert(s2)
         assert (inc.element, inc.warnings) == (fresh.element, fresh.warnings)
+
+    def test_item_change_rebuilds_only_what_read_it(self) -> None:
+        """A changed value in a template item rebuilds its readers; its siblings are kept."""
+        raw = [
+            root("List", children={"componentId": "row", "path": "/rows"}),
+            {"id": "row", "component": "Row", "children": ["name", "price"]},
+            {"id": "name", "component": "Text", "text": {"path": "name/first"}},
+            {"id": "price", "component": "Text", "text": {"path": "price"}},
+        ]
+        rows = [{"name": {"first": f"n{i}"}, "price": i} for i in range(3)]
+        start = surface(*raw, data={"rows": rows})
+        first = CONVERTER.convert(start)
+        priced = [*rows[:1], {**rows[1], "price": 99}, *rows[2:]]
+        again = same_as_fresh(CONVERTER, edited(start, rows=priced), first)
+        before, after = cells(first)[1], cells(again)[1]
+        assert after[0] is before[0]  # the name: read elsewhere in the item
+        assert after[1] == {"$type": "Markdown", "value": "99"}
+        # Replacing the object the name was read under rebuilds the name.
+        renamed = [*priced[:1], {**priced[1], "name": {"first": "m"}}, *priced[2:]]
+        last = same_as_fresh(CONVERTER, edited(start, rows=renamed), again)
+        assert cells(last)[1][0] == {"$type": "Markdown", "value": "m"}
 
     def test_subtree_cut_by_the_budget_is_reused_when_entered_alike(self) -> None:
         """A cut subtree entered with the same budgets as before is taken as it was."""

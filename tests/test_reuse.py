@@ -130,6 +130,23 @@ class TestChanges:
         changes = Changes(0, [("s", "1", "t")])
         assert changes.unchanged(self.memo(region)) is reusable
 
+    @pytest.mark.parametrize(
+        ("change", "reusable"),
+        [
+            (("items", "3", "price"), True),  # elsewhere in the item
+            (("items", "3", "name"), False),  # what it read
+            (("items", "3", "name", "first"), False),  # under what it read
+            (("items", "3", "tags"), False),  # holds what it read
+            (("items", "3"), False),  # the item replaced
+            (("items",), False),  # the list replaced
+            (("items", "4", "name"), True),  # another item
+        ],
+    )
+    def test_item_reads_against_a_change(self, change: tuple[str, ...], reusable: bool) -> None:
+        """A memo in a template item depends on what it read of its item, not on all of it."""
+        memo = Memo(comp("x"), ("items", "3"), 0, reads=(("name",), ("tags", "0", "label")))
+        assert Changes(0, [change]).unchanged(memo) is reusable
+
     def test_any_region_path_meeting_a_change_counts(self) -> None:
         """A region of several paths is touched when any of them is."""
         changes = Changes(0, [("items", "3", "name")])
