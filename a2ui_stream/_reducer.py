@@ -38,14 +38,8 @@ from a2ui_stream._diagnostics import Diagnostic, Severity
 from a2ui_stream._history import normalize_document, rehydrate
 from a2ui_stream._limits import Limits
 from a2ui_stream._numbers import js_number
-from a2ui_stream._patch import (
-    DataChange,
-    PatchError,
-    apply_patch,
-    replaced_paths,
-    share,
-    share_text,
-)
+from a2ui_stream._patch import DataChange, PatchError, apply_patch
+from a2ui_stream._sharing import delta_changes, share_data, shared_write
 from a2ui_stream._state import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
@@ -58,10 +52,9 @@ from a2ui_stream._state import (
     PartDiff,
     RunState,
     StreamState,
-    Surfaces,
 )
 from a2ui_stream._surface import Surface, apply_operation
-from a2ui_stream.a2ui import Operation, UpdateDataModel, data_value_text, decode_operation
+from a2ui_stream.a2ui import Operation, UpdateDataModel, decode_operation
 
 __all__ = ["Reducer", "Reduction"]
 
@@ -364,7 +357,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         if documents is None:
             operation: Operation | Diagnostic = decode_operation(keys[index], index=index)
             if type(operation) is UpdateDataModel and operation.value is not UNSET:
-                operation, text = _shared_write(operation, keys[index], previous, index, claims)
+                operation, text = shared_write(operation, keys[index], previous, index, claims)
                 written[index] = (operation.value, text)
         else:
             operation = normalize_document(documents[index], index)
@@ -391,7 +384,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     # decoded afresh from the wire need sharing.
     fresh = documents is None
     if fresh and previous is not None and checkpoints and checkpoints[-1][0] == len(keys):
-        surfaces = _share_data(previous.surfaces, surfaces)
+        surfaces = share_data(previous.surfaces, surfaces)
         checkpoints[-1] = (len(keys), surfaces)
     bucket = Bucket(
         message_id=key,
@@ -403,42 +396,6 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         written=written,
     )
     return _place_bucket(state, run, bucket, context, diagnostics, changed=True, known=claims)
-
-
-def _shared_write(
-    operation: UpdateDataModel,
-    key: Any,
-    previous: Bucket | None,
-    index: int,
-    claims: list[DataChange],
-) -> tuple[UpdateDataModel, msgspec.Raw | None]:
-    """``operation`` writing a value that shares what it has in common with the last one.
-
-    Why: a cumulative snapshot re-sends the whole data model, decoded afresh. Set text
-    against text with what the same operation wrote last time (:func:`share_text`),
-    the unchanged parts keep their identity, which every later stage checks with an
-    ``is``, and the changed paths become a claim that spares those stages a diff.
-
-    Returns:
-        The operation, and its value's text when it was needed (kept for next time).
-    """
-    if previous is None or index >= len(previous.operation_keys):
-        return operation, None
-    old_key = previous.operation_keys[index]
-    old_value, old_text = previous.written.get(index, _NOT_WRITTEN)
-    if old_value is _ABSENT or type(old_key) is not _RAW or type(key) is not _RAW:
-        return operation, None
-    if old_key == key:  # replayed from a checkpoint: the very value written last time
-        return msgspec.structs.replace(operation, value=old_value), old_text
-    if old_text is None:
-        old_text = data_value_text(old_key)
-    new_text = data_value_text(key)
-    if old_text is None or new_text is None:
-        return operation, new_text
-    value, paths = share_text(old_value, old_text, operation.value, new_text)
-    if paths is not None and value is not old_value:
-        claims.append(DataChange(old_value, value, paths))
-    return msgspec.structs.replace(operation, value=value), new_text
 
 
 #: Snapshots of real agents carry a handful of operations: keep the surfaces after
@@ -454,25 +411,6 @@ def _is_checkpoint(count: int, total: int) -> bool:
     many operations again as it skipped.
     """
     return count <= _DENSE_CHECKPOINTS or count & (count - 1) == 0 or count == total
-
-
-def _share_data(old: Surfaces, new: Surfaces) -> Surfaces:
-    """Give each rebuilt surface's data the identity of the equal parts of its old data.
-
-    Why: a cumulative snapshot re-sends the whole data model, so it arrives as new
-    objects even where nothing changed; shared, the converter reuses every subtree that
-    reads only unchanged data with an identity check.
-    """
-    shared: dict[str, Surface] | None = None
-    for surface_id, surface in new.items():
-        before = old.get(surface_id)
-        if before is None or before.data_model is surface.data_model:
-            continue
-        data = share(before.data_model, surface.data_model)
-        if data is not surface.data_model:
-            shared = shared if shared is not None else dict(new)
-            shared[surface_id] = msgspec.structs.replace(surface, data_model=data)
-    return shared if shared is not None else new
 
 
 def _shared_prefix(old: Sequence[Any], new: Sequence[Any]) -> int:
@@ -685,7 +623,7 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
         return state, (), (_content_error(key, context, message),)
     operations = patched.get(OPERATIONS_KEY)
     if isinstance(operations, list):
-        known = _data_changes(content, patched, event.patch)
+        known = delta_changes(content, patched, event.patch)
         return _rebuild_bucket(
             state, run, key, operations, operations, (patched, None), context, known
         )
@@ -695,55 +633,6 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
     if "status" in patched:
         return _apply_lifecycle(state, run, key, patched, context)
     return state, (), ()
-
-
-def _data_changes(content: Any, patched: Any, patch: Sequence[Any]) -> tuple[DataChange, ...]:
-    """How a delta changed the data values of ``updateDataModel`` operations, from its patch.
-
-    Why: the patch names the values it replaced, so the size estimate and the converter
-    need not diff the old and new data models to find them; that diff costs a step per
-    child of every container on the way, which grows with the model.
-
-    Only a patch of ``replace`` (and ``test``) operations says exactly what changed; one
-    that replaces a whole operation or the list says nothing of the values inside.
-    """
-    paths = replaced_paths(patch)
-    if not paths:
-        return ()
-    # A path above a data value (a whole operation, say) hides every path inside it,
-    # so an operation replaced whole gets no claim.
-    inside: dict[str, list[tuple[str, ...]]] = {}
-    for path in paths:
-        if (
-            len(path) >= _VALUE_DEPTH
-            and path[0] == OPERATIONS_KEY
-            and path[2] == _DATA_WRITE
-            and path[3] == "value"
-        ):
-            inside.setdefault(path[1], []).append(path[_VALUE_DEPTH:])
-    changes = []
-    for index, changed in inside.items():
-        before, after = _data_value(content, index), _data_value(patched, index)
-        if before is not _ABSENT and after is not _ABSENT and before is not after:
-            changes.append(DataChange(before, after, tuple(changed)))
-    return tuple(changes)
-
-
-#: Tokens of ``/a2ui_operations/<i>/updateDataModel/value``, where data values start.
-_VALUE_DEPTH = 4
-_DATA_WRITE = "updateDataModel"
-_ABSENT: Any = object()
-_NOT_WRITTEN: tuple[Any, None] = (_ABSENT, None)
-
-
-def _data_value(content: Any, index: str) -> Any:
-    """The ``value`` of the ``updateDataModel`` operation at ``index``, or ``_ABSENT``."""
-    operations = content.get(OPERATIONS_KEY) if type(content) is dict else None
-    if type(operations) is not list or not index.isdigit() or int(index) >= len(operations):
-        return _ABSENT
-    operation = operations[int(index)]
-    write = operation.get(_DATA_WRITE) if type(operation) is dict else None
-    return write.get("value", _ABSENT) if type(write) is dict else _ABSENT
 
 
 def _content_of(bucket: Bucket) -> dict[str, Any]:

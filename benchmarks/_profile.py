@@ -102,7 +102,12 @@ STAGES: tuple[StageSpec, ...] = (
         "always",
     ),
     StageSpec("surface operations", "reducer", (Site(_REDUCER, "", "apply_operation"),), "always"),
-    StageSpec("data sharing", "reducer", (Site(_REDUCER, "", "_share_data"),), "resent"),
+    StageSpec(
+        "data sharing",
+        "reducer",
+        (Site(_REDUCER, "", "shared_write"), Site(_REDUCER, "", "share_data")),
+        "resent",
+    ),
     StageSpec(
         "conversion", "reducer", (Site("a2ui_stream._convert", "Converter", "convert"),), "always"
     ),
