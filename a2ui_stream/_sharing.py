@@ -54,6 +54,13 @@ def shared_write(
     the unchanged parts keep their identity, which every later stage checks with an
     ``is``, and the changed paths become a claim that spares those stages a diff.
 
+    Args:
+        operation: the write as decoded from ``key``.
+        key: its undecoded bytes.
+        previous: the bucket the last snapshot of the same messageId built, if any.
+        index: the operation's position in the snapshot.
+        claims: receives the claim of what changed, when one can be made.
+
     Returns:
         The operation, and its value's text when it was needed (kept for next time).
     """
@@ -82,6 +89,13 @@ def share_data(old: Surfaces, new: Surfaces) -> Surfaces:
     Why: a cumulative snapshot re-sends the whole data model, so it arrives as new
     objects even where nothing changed; shared, the converter reuses every subtree that
     reads only unchanged data with an identity check.
+
+    Args:
+        old: the surfaces the last snapshot built.
+        new: the surfaces this one built.
+
+    Returns:
+        ``new``, with each surface's data sharing its old data's equal parts.
     """
     shared: dict[str, Surface] | None = None
     for surface_id, surface in new.items():
@@ -104,6 +118,14 @@ def delta_changes(content: Any, patched: Any, patch: Sequence[Any]) -> tuple[Dat
 
     Only a patch of ``replace`` (and ``test``) operations says exactly what changed; one
     that replaces a whole operation or the list says nothing of the values inside.
+
+    Args:
+        content: the activity content before the patch.
+        patched: the content after it.
+        patch: the patch, already applied.
+
+    Returns:
+        One claim per ``updateDataModel`` operation whose value the patch changed.
     """
     paths = replaced_paths(patch)
     if not paths:
