@@ -263,11 +263,15 @@ class Run(Expander):
             or not changes.unchanged(prev)
         ):
             return False
+        self.take_whole(prev)
+        return True
+
+    def take_whole(self, prev: Memo) -> None:
+        """Count ``prev``'s nodes, work and warnings, as converting it again would."""
         self.nodes += prev.count
         self.work += prev.work - 1
         if prev.warns:
             self.log.extend(prev.warns)
-        return True
 
     def repeats(self, prev: Memo) -> bool:
         """Take a cut ``prev`` whole where converting it again would cut it the same way.
@@ -286,10 +290,7 @@ class Run(Expander):
             or not changes.unchanged(prev)
         ):
             return False
-        self.nodes += prev.count
-        self.work += prev.work - 1
-        if prev.warns:
-            self.log.extend(prev.warns)
+        self.take_whole(prev)
         self.stop()
         return True
 
