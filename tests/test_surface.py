@@ -536,35 +536,21 @@ class TestDataSizeEstimate:
         ]
         patched = apply_patch(model, patch)
         write = UpdateDataModel(surface_id="s", path="", value=patched)
-        fresh, _ = apply_operation(
-            {"s": Surface(surface_id="s", version="v0.9", components={})},
-            write,
-            index=0,
-            limits=Limits(),
-            reference=start,
-        )
+
+        def size_after(*known: DataChange) -> int:
+            empty = {"s": Surface(surface_id="s", version="v0.9", components={})}
+            surfaces, _ = apply_operation(
+                empty, write, index=0, limits=Limits(), reference=start, known=known
+            )
+            return surfaces["s"].data_bytes
+
         claim = DataChange(model, patched, (("items", "3", "name"), ("title",)))
-        known, _ = apply_operation(
-            {"s": Surface(surface_id="s", version="v0.9", components={})},
-            write,
-            index=0,
-            limits=Limits(),
-            reference=start,
-            known=(claim,),
-        )
         true_size = len(msgspec.json.encode(patched))
-        assert known["s"].data_bytes == fresh["s"].data_bytes == true_size
+        assert size_after(claim) == size_after() == true_size
         # The claim is taken as given: one naming only the title misses the name's growth.
         partial = DataChange(model, patched, (("title",),))
-        trusted, _ = apply_operation(
-            {"s": Surface(surface_id="s", version="v0.9", components={})},
-            write,
-            index=0,
-            limits=Limits(),
-            reference=start,
-            known=(partial,),
-        )
-        assert trusted["s"].data_bytes < true_size
+        trusted = size_after(partial)
+        assert trusted < true_size
 
     def test_claim_about_other_values_is_ignored(self) -> None:
         """A claim whose values are not the ones written leaves the estimate to the diff."""
