@@ -47,6 +47,7 @@ __all__ = [
     "data_path",
     "metadata_problem",
     "open_bytes",
+    "open_data_write",
     "open_object",
 ]
 
@@ -260,6 +261,48 @@ def open_bytes(raw: bytes | msgspec.Raw, index: int) -> Opened | Diagnostic:
             index=index,
         )
     return _explain(message, index)
+
+
+class _RawValueWire(Wire, frozen=True):
+    """``updateDataModel`` with ``surfaceId``, ``path`` and ``value`` only, value undecoded."""
+
+    surface_id: str
+    path: Any = UNSET
+    value: msgspec.Raw | UnsetType = UNSET
+
+
+class _DataWriteEnvelope(Wire, frozen=True):
+    update_data_model: _RawValueWire
+    version: Any = UNSET
+
+
+_DATA_WRITE_DECODER = msgspec.json.Decoder(_DataWriteEnvelope)
+
+
+def open_data_write(raw: bytes | msgspec.Raw) -> tuple[str, str, Any, msgspec.Raw] | None:
+    """Open a plain ``updateDataModel`` message without decoding its value.
+
+    Plain means: nothing but ``version`` and ``updateDataModel`` with ``surfaceId``,
+    ``path`` and ``value``, under a version whose family takes that operation with no
+    foreign field. Such a message opens exactly as :func:`open_bytes` opens it, with
+    no warning; anything else (including a message that is not valid JSON) gives
+    ``None``, for the full decode to deal with.
+
+    Args:
+        raw: the JSON text of one message.
+
+    Returns:
+        ``(family, surfaceId, path as sent, value text)``, or ``None``.
+    """
+    try:
+        envelope = _DATA_WRITE_DECODER.decode(raw)
+        route = _ROUTES.get((envelope.version, UpdateDataModelWire))
+    except (msgspec.DecodeError, TypeError):  # not plain, or an unhashable version
+        return None
+    write = envelope.update_data_model
+    if route is None or route[2] or write.value is UNSET or not write.surface_id:
+        return None
+    return route[1], write.surface_id, write.path, write.value
 
 
 def open_object(message: Mapping[str, Any], index: int) -> Opened | Diagnostic:

@@ -450,85 +450,92 @@ _MAX_TEXT_PATHS = 256
 
 
 def share_text(
-    old: JSON, old_text: bytes | msgspec.Raw, new: JSON, new_text: bytes | msgspec.Raw
+    old: JSON,
+    old_text: bytes | msgspec.Raw,
+    new_text: bytes | msgspec.Raw,
+    decode: Callable[[bytes | msgspec.Raw], JSON],
 ) -> tuple[JSON, tuple[tuple[str, ...], ...] | None]:
-    """Return ``new`` rebuilt to reuse every subtree of ``old`` whose JSON text is unchanged.
+    """Decode ``new_text``, reusing every subtree of ``old`` whose JSON text is unchanged.
 
     The texts lead the way: a re-sent value is compared with the previous one as bytes,
     one level at a time, each level split into its members' undecoded texts by
-    msgspec, so equal subtrees are found at C speed and never walked in Python; only the
-    members whose texts differ are looked into. Unlike :func:`share`, it also says
-    where the values differ.
+    msgspec, so equal subtrees are found at C speed and never decoded or walked; only
+    the members whose texts differ are looked into, and only what is new is decoded.
+    Unlike :func:`share`, it also says where the values differ.
 
     Args:
         old: the previous value, as decoded from ``old_text`` (or sharing with it).
         old_text: the JSON text ``old`` was decoded from.
-        new: the value decoded from ``new_text``.
-        new_text: its JSON text.
+        new_text: the JSON text of the new value.
+        decode: decodes one JSON text as ``old``'s was decoded.
 
     Returns:
-        A value equal to ``new``, holding ``old``'s subtrees wherever their texts are
-        the same; and the paths (as reference tokens) where the texts differ, or
-        ``None`` past 256 of them. Equal values written differently (``1.0`` and ``1``,
-        other spacing) count as changed, which only costs sharing.
+        The new value, holding ``old``'s subtrees wherever their texts are the same;
+        and the paths (as reference tokens) where the texts differ, or ``None`` past 256
+        of them. Equal values written differently (``1.0`` and ``1``, other spacing)
+        count as changed, which only costs sharing.
+
+    Raises:
+        msgspec.DecodeError: ``new_text`` is not JSON, or ``decode`` refused part of it.
     """
     paths: list[tuple[str, ...]] = []
-    shared = _share_text(old, old_text, new, new_text, path=(), paths=paths)
+    shared = _share_text(old, old_text, new_text, decode, path=(), paths=paths)
     return shared, tuple(paths) if len(paths) <= _MAX_TEXT_PATHS else None
+
+
+_Decode: TypeAlias = Callable[[bytes | msgspec.Raw], JSON]
+_OBJECT_START, _ARRAY_START = ord("{"), ord("[")
 
 
 def _share_text(
     old: JSON,
     old_text: bytes | msgspec.Raw,
-    new: JSON,
     new_text: bytes | msgspec.Raw,
+    decode: _Decode,
     *,
     path: tuple[str, ...],
     paths: list[tuple[str, ...]],
 ) -> JSON:
     if old_text == new_text:
         return old
-    kind = type(new)
-    if kind is not type(old) or (kind is not dict and kind is not list):
-        paths.append(path)
-        return new
-    try:
-        if kind is dict:
-            return _share_members(old, old_text, new, new_text, path=path, paths=paths)
-        return _share_items(old, old_text, new, new_text, path=path, paths=paths)
-    except msgspec.DecodeError:  # texts that do not hold these values: no sharing
-        paths.append(path)
-        return new
+    kind = type(old)
+    lead = memoryview(new_text)[0]  # a value's text starts at its first byte
+    if kind is dict and lead == _OBJECT_START:
+        return _share_members(old, old_text, new_text, decode, path=path, paths=paths)
+    if kind is list and lead == _ARRAY_START:
+        return _share_items(old, old_text, new_text, decode, path=path, paths=paths)
+    paths.append(path)
+    return decode(new_text)
 
 
 def _share_members(
     old: dict[str, JSON],
     old_text: bytes | msgspec.Raw,
-    new: dict[str, JSON],
     new_text: bytes | msgspec.Raw,
+    decode: _Decode,
     *,
     path: tuple[str, ...],
     paths: list[tuple[str, ...]],
 ) -> JSON:
     old_parts, new_parts = _RAW_OBJECT.decode(old_text), _RAW_OBJECT.decode(new_text)
-    keys = list(new)
-    if list(old_parts) != list(old) or list(new_parts) != keys:
-        paths.append(path)  # the texts do not hold these values: trust neither
-        return new
+    if list(old_parts) != list(old):
+        paths.append(path)  # the old text does not hold the old value: trust neither
+        return decode(new_text)
+    keys = list(new_parts)
     if keys == list(old):  # the common case: the same members, found changed in C
         out = dict(old)
         changed = compress(keys, map(ne, old_parts.values(), new_parts.values()))
     else:
         common = [key for key in keys if key in old]
-        if common != [key for key in old if key in new]:
+        if common != [key for key in old if key in new_parts]:
             paths.append(path)  # members moved: the order is part of the value
-            return new
-        out = {key: old[key] if key in old else new[key] for key in keys}
-        paths.extend((*path, key) for key in sorted(old.keys() ^ new.keys()))
+            return decode(new_text)
+        out = {key: old[key] if key in old else decode(new_parts[key]) for key in keys}
+        paths.extend((*path, key) for key in sorted(old.keys() ^ new_parts.keys()))
         changed = compress(common, map(ne, map(old_parts.get, common), map(new_parts.get, common)))
     for key in changed:
         out[key] = _share_text(
-            old[key], old_parts[key], new[key], new_parts[key], path=(*path, key), paths=paths
+            old[key], old_parts[key], new_parts[key], decode, path=(*path, key), paths=paths
         )
     return out
 
@@ -536,26 +543,27 @@ def _share_members(
 def _share_items(
     old: list[JSON],
     old_text: bytes | msgspec.Raw,
-    new: list[JSON],
     new_text: bytes | msgspec.Raw,
+    decode: _Decode,
     *,
     path: tuple[str, ...],
     paths: list[tuple[str, ...]],
 ) -> JSON:
     old_parts, new_parts = _RAW_ARRAY.decode(old_text), _RAW_ARRAY.decode(new_text)
-    if len(old_parts) != len(old) or len(new_parts) != len(new):
+    if len(old_parts) != len(old):
         paths.append(path)
-        return new
-    shorter = min(len(old), len(new))
-    out = old[:shorter] + new[shorter:]  # the items whose texts match, taken in C
+        return decode(new_text)
+    shorter = min(len(old), len(new_parts))
+    # The items whose texts match are taken in C; only the rest are decoded.
+    out = old[:shorter] + [decode(text) for text in new_parts[shorter:]]
     for index in compress(range(shorter), map(ne, old_parts, new_parts)):
         out[index] = _share_text(
             old[index],
             old_parts[index],
-            new[index],
             new_parts[index],
+            decode,
             path=(*path, str(index)),
             paths=paths,
         )
-    paths.extend((*path, str(index)) for index in range(shorter, max(len(old), len(new))))
+    paths.extend((*path, str(index)) for index in range(shorter, max(len(old), len(new_parts))))
     return out

@@ -355,10 +355,15 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     claims = list(known)
     for index in range(start, len(keys)):
         if documents is None:
-            operation: Operation | Diagnostic = decode_operation(keys[index], index=index)
-            if type(operation) is UpdateDataModel and operation.value is not UNSET:
-                operation, text = shared_write(operation, keys[index], previous, index, claims)
+            operation: Operation | Diagnostic
+            write = shared_write(keys[index], previous, index, claims)
+            if write is not None:
+                operation, text = write
                 written[index] = (operation.value, text)
+            else:
+                operation = decode_operation(keys[index], index=index)
+                if type(operation) is UpdateDataModel and operation.value is not UNSET:
+                    written[index] = (operation.value, None)
         else:
             operation = normalize_document(documents[index], index)
         # Operations before ``shared`` are replayed from the nearest checkpoint; they

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from a2ui_stream._numbers import js_number
 from a2ui_stream._patch import DataChange, replaced_paths, share, share_text
 from a2ui_stream._state import OPERATIONS_KEY
-from a2ui_stream.a2ui import data_value_text
+from a2ui_stream._writes import data_value_text, decode_data_write
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 __all__ = ["delta_changes", "share_data", "shared_write"]
 
 _RAW = msgspec.Raw
+#: Data values decode as every A2UI message does: numbers read as JavaScript reads them.
+_VALUE = msgspec.json.Decoder(float_hook=js_number)
 #: Tokens of ``/a2ui_operations/<i>/updateDataModel/value``, where data values start.
 _VALUE_DEPTH = 4
 _DATA_WRITE = "updateDataModel"
@@ -41,43 +44,48 @@ _NOT_WRITTEN: tuple[Any, None] = (_ABSENT, None)
 
 
 def shared_write(
-    operation: UpdateDataModel,
-    key: Any,
-    previous: Bucket | None,
-    index: int,
-    claims: list[DataChange],
-) -> tuple[UpdateDataModel, msgspec.Raw | None]:
-    """``operation`` writing a value that shares what it has in common with the last one.
+    key: Any, previous: Bucket | None, index: int, claims: list[DataChange]
+) -> tuple[UpdateDataModel, msgspec.Raw | None] | None:
+    """Decode a data write whose value shares what it has in common with the last one.
 
-    Why: a cumulative snapshot re-sends the whole data model, decoded afresh. Set text
-    against text with what the same operation wrote last time (:func:`share_text`),
-    the unchanged parts keep their identity, which every later stage checks with an
-    ``is``, and the changed paths become a claim that spares those stages a diff.
+    Why: a cumulative snapshot re-sends the whole data model. Set text against text
+    with what the same operation wrote last time (:func:`share_text`), only what is
+    new is decoded, the unchanged parts keep their identity, which every later stage
+    checks with an ``is``, and the changed paths become a claim that spares those
+    stages a diff.
 
     Args:
-        operation: the write as decoded from ``key``.
-        key: its undecoded bytes.
+        key: the operation's undecoded bytes.
         previous: the bucket the last snapshot of the same messageId built, if any.
         index: the operation's position in the snapshot.
         claims: receives the claim of what changed, when one can be made.
 
     Returns:
-        The operation, and its value's text when it was needed (kept for next time).
+        The operation and its value's text (kept for next time); ``None`` when the
+        operation is not a plain data write over one written last time, or its new
+        parts do not decode, for :func:`~a2ui_stream.a2ui.decode_operation` to decode
+        and report.
     """
     if previous is None or index >= len(previous.operation_keys):
-        return operation, None
+        return None
     old_key = previous.operation_keys[index]
     old_value, old_text = previous.written.get(index, _NOT_WRITTEN)
     if old_value is _ABSENT or type(old_key) is not _RAW or type(key) is not _RAW:
-        return operation, None
+        return None
+    opened = decode_data_write(key)
+    if opened is None:
+        return None
+    operation, new_text = opened
     if old_key == key:  # replayed from a checkpoint: the very value written last time
         return msgspec.structs.replace(operation, value=old_value), old_text
     if old_text is None:
         old_text = data_value_text(old_key)
-    new_text = data_value_text(key)
-    if old_text is None or new_text is None:
-        return operation, new_text
-    value, paths = share_text(old_value, old_text, operation.value, new_text)
+        if old_text is None:
+            return None
+    try:
+        value, paths = share_text(old_value, old_text, new_text, _VALUE.decode)
+    except (msgspec.DecodeError, RecursionError):
+        return None
     if paths is not None and value is not old_value:
         claims.append(DataChange(old_value, value, paths))
     return msgspec.structs.replace(operation, value=value), new_text

@@ -64,7 +64,6 @@ __all__ = [
     "Operation",
     "UpdateComponents",
     "UpdateDataModel",
-    "data_value_text",
     "decode_operation",
     "normalize_message",
 ]
@@ -229,27 +228,6 @@ def decode_operation(raw: bytes | msgspec.Raw, *, index: int) -> Operation | Dia
         Never raises for bad input.
     """
     return _build(open_bytes(raw, index), index)
-
-
-_MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
-
-
-def data_value_text(raw: bytes | msgspec.Raw) -> msgspec.Raw | None:
-    """The undecoded ``value`` of an ``updateDataModel`` message (v0.9, v1.0).
-
-    Args:
-        raw: the JSON text of one message.
-
-    Returns:
-        The text of ``updateDataModel.value``, from which :func:`decode_operation` decodes
-        :attr:`UpdateDataModel.value`; ``None`` for any other message, or one whose value
-        is absent.
-    """
-    try:
-        write = _MEMBERS.decode(raw).get("updateDataModel")
-        return None if write is None else _MEMBERS.decode(write).get("value")
-    except (msgspec.DecodeError, RecursionError):
-        return None
 
 
 def normalize_message(message: Mapping[str, Any], *, index: int) -> Operation | Diagnostic:

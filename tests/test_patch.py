@@ -180,7 +180,7 @@ class TestShareText:
             {"items": [{"n": 0}, {"n": 1}, {"n": 9}, {"n": 3}, {"n": 4}], "t": {"a": 1}}
         )
         old, new = _DECODE(old_text), _DECODE(new_text)
-        shared, paths = share_text(old, old_text, new, new_text)
+        shared, paths = share_text(old, old_text, new_text, _DECODE)
         assert shared == new
         assert paths == (("items", "2", "n"),)
         assert shared["t"] is old["t"]
@@ -196,7 +196,7 @@ class TestShareText:
         """A re-sent value with the same text comes back as the old object, with no paths."""
         text = b'{"a":[1,2,{"b":null}]}'
         old = _DECODE(text)
-        assert share_text(old, text, _DECODE(text), text) == (old, ())
+        assert share_text(old, text, text, _DECODE) == (old, ())
 
     @pytest.mark.parametrize(
         ("old_text", "new_text", "paths"),
@@ -212,16 +212,29 @@ class TestShareText:
     )
     def test_paths(self, old_text: bytes, new_text: bytes, paths: set[tuple[str, ...]]) -> None:
         """Changed members, items, types, key order and lengths are all named."""
-        shared, found = share_text(_DECODE(old_text), old_text, _DECODE(new_text), new_text)
+        shared, found = share_text(_DECODE(old_text), old_text, new_text, _DECODE)
         assert found is not None
         assert set(found) == paths
         assert msgspec.json.encode(shared) == msgspec.json.encode(_DECODE(new_text))
+
+    def test_only_changed_parts_are_decoded(self) -> None:
+        """A bad number fails where the text changed and is never read where it did not."""
+        old_text = b'{"a":[1,2],"b":3}'
+        with pytest.raises(msgspec.DecodeError):
+            share_text(_DECODE(old_text), old_text, b'{"a":[1,2],"b":1e400}', _DECODE)
+        # A member whose text is unchanged is taken from the old value, never decoded:
+        # here its text would not decode, and the old value stands in for it.
+        shared, paths = share_text(
+            {"a": "kept", "b": 3}, b'{"a":1e400,"b":3}', b'{"a":1e400,"b":4}', _DECODE
+        )
+        assert shared == {"a": "kept", "b": 4}
+        assert paths == (("b",),)
 
     def test_many_changes_give_no_paths(self) -> None:
         """Past 256 changed paths the value is still shared but the paths are not listed."""
         old_text = msgspec.json.encode(list(range(300)))
         new_text = msgspec.json.encode([-i - 1 for i in range(300)])
-        shared, paths = share_text(_DECODE(old_text), old_text, _DECODE(new_text), new_text)
+        shared, paths = share_text(_DECODE(old_text), old_text, new_text, _DECODE)
         assert paths is None
         assert shared == _DECODE(new_text)
 
@@ -236,7 +249,7 @@ class TestShareText:
             json.dumps(new_source, indent=1).encode() if spaced else msgspec.json.encode(new_source)
         )
         old, new = _DECODE(old_text), _DECODE(new_text)
-        shared, paths = share_text(old, old_text, new, new_text)
+        shared, paths = share_text(old, old_text, new_text, _DECODE)
         assert msgspec.json.encode(shared) == msgspec.json.encode(new)
         assert paths is not None
         for operation in diff(old, shared):
