@@ -478,92 +478,77 @@ def share_text(
     Raises:
         msgspec.DecodeError: ``new_text`` is not JSON, or ``decode`` refused part of it.
     """
-    paths: list[tuple[str, ...]] = []
-    shared = _share_text(old, old_text, new_text, decode, path=(), paths=paths)
+    sharing = _TextSharing(decode)
+    shared = sharing.value(old, old_text, new_text, ())
+    paths = sharing.paths
     return shared, tuple(paths) if len(paths) <= _MAX_TEXT_PATHS else None
 
 
-_Decode: TypeAlias = Callable[[bytes | msgspec.Raw], JSON]
+_Text: TypeAlias = "bytes | msgspec.Raw"
 _OBJECT_START, _ARRAY_START = ord("{"), ord("[")
 
 
-def _share_text(
-    old: JSON,
-    old_text: bytes | msgspec.Raw,
-    new_text: bytes | msgspec.Raw,
-    decode: _Decode,
-    *,
-    path: tuple[str, ...],
-    paths: list[tuple[str, ...]],
-) -> JSON:
-    if old_text == new_text:
-        return old
-    kind = type(old)
-    lead = memoryview(new_text)[0]  # a value's text starts at its first byte
-    if kind is dict and lead == _OBJECT_START:
-        return _share_members(old, old_text, new_text, decode, path=path, paths=paths)
-    if kind is list and lead == _ARRAY_START:
-        return _share_items(old, old_text, new_text, decode, path=path, paths=paths)
-    paths.append(path)
-    return decode(new_text)
+class _TextSharing:
+    """One :func:`share_text` call: the decoder it uses and the paths found changed."""
 
+    __slots__ = ("decode", "paths")
 
-def _share_members(
-    old: dict[str, JSON],
-    old_text: bytes | msgspec.Raw,
-    new_text: bytes | msgspec.Raw,
-    decode: _Decode,
-    *,
-    path: tuple[str, ...],
-    paths: list[tuple[str, ...]],
-) -> JSON:
-    old_parts, new_parts = _RAW_OBJECT.decode(old_text), _RAW_OBJECT.decode(new_text)
-    if list(old_parts) != list(old):
-        paths.append(path)  # the old text does not hold the old value: trust neither
-        return decode(new_text)
-    keys = list(new_parts)
-    if keys == list(old):  # the common case: the same members, found changed in C
-        out = dict(old)
-        changed = compress(keys, map(ne, old_parts.values(), new_parts.values()))
-    else:
-        common = [key for key in keys if key in old]
-        if common != [key for key in old if key in new_parts]:
-            paths.append(path)  # members moved: the order is part of the value
-            return decode(new_text)
-        out = {key: old[key] if key in old else decode(new_parts[key]) for key in keys}
-        paths.extend((*path, key) for key in sorted(old.keys() ^ new_parts.keys()))
-        changed = compress(common, map(ne, map(old_parts.get, common), map(new_parts.get, common)))
-    for key in changed:
-        out[key] = _share_text(
-            old[key], old_parts[key], new_parts[key], decode, path=(*path, key), paths=paths
-        )
-    return out
+    def __init__(self, decode: Callable[[_Text], JSON]) -> None:
+        self.decode = decode
+        self.paths: list[tuple[str, ...]] = []
 
+    def value(self, old: JSON, old_text: _Text, new_text: _Text, path: tuple[str, ...]) -> JSON:
+        if old_text == new_text:
+            return old
+        kind = type(old)
+        lead = memoryview(new_text)[0]  # a value's text starts at its first byte
+        if kind is dict and lead == _OBJECT_START:
+            return self.members(old, old_text, new_text, path)
+        if kind is list and lead == _ARRAY_START:
+            return self.items(old, old_text, new_text, path)
+        return self.changed(new_text, path)
 
-def _share_items(
-    old: list[JSON],
-    old_text: bytes | msgspec.Raw,
-    new_text: bytes | msgspec.Raw,
-    decode: _Decode,
-    *,
-    path: tuple[str, ...],
-    paths: list[tuple[str, ...]],
-) -> JSON:
-    old_parts, new_parts = _RAW_ARRAY.decode(old_text), _RAW_ARRAY.decode(new_text)
-    if len(old_parts) != len(old):
-        paths.append(path)
-        return decode(new_text)
-    shorter = min(len(old), len(new_parts))
-    # The items whose texts match are taken in C; only the rest are decoded.
-    out = old[:shorter] + [decode(text) for text in new_parts[shorter:]]
-    for index in compress(range(shorter), map(ne, old_parts, new_parts)):
-        out[index] = _share_text(
-            old[index],
-            old_parts[index],
-            new_parts[index],
-            decode,
-            path=(*path, str(index)),
-            paths=paths,
-        )
-    paths.extend((*path, str(index)) for index in range(shorter, max(len(old), len(new_parts))))
-    return out
+    def changed(self, new_text: _Text, path: tuple[str, ...]) -> JSON:
+        self.paths.append(path)
+        return self.decode(new_text)
+
+    def members(
+        self, old: dict[str, JSON], old_text: _Text, new_text: _Text, path: tuple[str, ...]
+    ) -> JSON:
+        old_parts, new_parts = _RAW_OBJECT.decode(old_text), _RAW_OBJECT.decode(new_text)
+        if list(old_parts) != list(old):
+            return self.changed(new_text, path)  # the old text does not hold the old value
+        keys = list(new_parts)
+        if keys == list(old):  # the common case: the same members, found changed in C
+            out = dict(old)
+            changed = compress(keys, map(ne, old_parts.values(), new_parts.values()))
+        else:
+            common = [key for key in keys if key in old]
+            if common != [key for key in old if key in new_parts]:
+                return self.changed(new_text, path)  # members moved: order is part of the value
+            decode = self.decode
+            out = {key: old[key] if key in old else decode(new_parts[key]) for key in keys}
+            self.paths.extend((*path, key) for key in sorted(old.keys() ^ new_parts.keys()))
+            changed = compress(
+                common, map(ne, map(old_parts.get, common), map(new_parts.get, common))
+            )
+        for key in changed:
+            out[key] = self.value(old[key], old_parts[key], new_parts[key], (*path, key))
+        return out
+
+    def items(
+        self, old: list[JSON], old_text: _Text, new_text: _Text, path: tuple[str, ...]
+    ) -> JSON:
+        old_parts, new_parts = _RAW_ARRAY.decode(old_text), _RAW_ARRAY.decode(new_text)
+        if len(old_parts) != len(old):
+            return self.changed(new_text, path)
+        shorter = min(len(old), len(new_parts))
+        # The items whose texts match are taken in C; only the rest are decoded.
+        out = old[:shorter] + list(map(self.decode, new_parts[shorter:]))
+        for index in compress(range(shorter), map(ne, old_parts, new_parts)):
+            out[index] = self.value(
+                old[index], old_parts[index], new_parts[index], (*path, str(index))
+            )
+        longer = max(len(old), len(new_parts))
+        self.paths.extend((*path, str(index)) for index in range(shorter, longer))
+        return out
