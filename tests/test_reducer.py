@@ -384,6 +384,29 @@ class TestResentData:
         fresh, _, _ = fold(wire)
         assert parts_of(second) == parts_of(fresh)
 
+    def test_bad_number_in_resent_data_is_reported(self) -> None:
+        """A re-sent model whose changed part does not decode is reported; the rest applies."""
+        reducer = Reducer()
+        sent = decode_event(encode_event(snapshot("m1", self.surface_with_rows([{"n": 1}]))))
+        first, _, _ = fold(sent, reducer=reducer)
+        ops = self.surface_with_rows([{"n": 1}])
+        raw = msgspec.json.encode(
+            {
+                "type": "ACTIVITY_SNAPSHOT",
+                "messageId": "m1",
+                "activityType": "a2ui-surface",
+                "replace": True,
+                "content": {"a2ui_operations": ops},
+            }
+        ).replace(b'"title":{"t":"a"}', b'"title":1e400')
+        second, _, found = reducer.reduce(first, decode_event(raw))
+        fresh, _, fresh_found = fold(decode_event(raw))
+        codes = [d.code for d in found]
+        assert codes == [d.code for d in fresh_found]
+        assert codes[0] == "op.invalid_json"
+        # As from scratch: the write is skipped with its diagnostic, the rest applies.
+        assert parts_of(second) == parts_of(fresh)
+
 
 class TestActivityDelta:
     def test_delta_patches_content_and_redraws(self) -> None:
