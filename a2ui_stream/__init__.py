@@ -10,15 +10,11 @@ builds what a run must carry for an agent to draw at all. Wire types live in
 from __future__ import annotations
 
 from a2ui_stream import a2ui, events
-from a2ui_stream._codec import Decoded, EventDecoder, decode_event, encode_event
-from a2ui_stream._convert import Conversion, Converter
-from a2ui_stream._diagnostics import Diagnostic, Severity
-from a2ui_stream._limits import Limits
-from a2ui_stream._log import EventLog, FileLog, MemoryLog
-from a2ui_stream._pipeline import aiter_diffs, iter_diffs, replay
-from a2ui_stream._processor import Processor
-from a2ui_stream._reducer import Reducer, Reduction
-from a2ui_stream._request import (
+from a2ui_stream._convert.converter import Conversion, Converter
+from a2ui_stream._engine.eventlog import EventLog, MemoryLog
+from a2ui_stream._engine.processor import Processor
+from a2ui_stream._engine.reducer import Reducer, Reduction
+from a2ui_stream._request.request import (
     SCHEMA_CONTEXT_DESCRIPTION,
     A2uiRequest,
     action_forwarded_props,
@@ -29,8 +25,13 @@ from a2ui_stream._request import (
     outbound_messages,
     render_tool,
 )
-from a2ui_stream._state import HistoryEntry, Lifecycle, Part, PartDiff, RunState, StreamState
-from a2ui_stream._surface import Surface
+from a2ui_stream._shell.filelog import FileLog
+from a2ui_stream._shell.pipeline import aiter_diffs, iter_diffs, replay
+from a2ui_stream._state.stream import HistoryEntry, Lifecycle, Part, PartDiff, RunState, StreamState
+from a2ui_stream._state.surface import Surface
+from a2ui_stream._wire.codec import Decoded, EventDecoder, decode_event, encode_event
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.limits import Limits
 from a2ui_stream.catalog import Catalog, basic_catalog, catalog_context
 from a2ui_stream.errors import A2uiStreamError, LogLockedError, StrictModeError, UsageError
 

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from a2ui_stream._cli import run
+from a2ui_stream._shell.cli import run
 
 run()

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from a2ui_stream import events as ev
-from a2ui_stream._codec import encode_event, event_from_mapping
-from a2ui_stream._diagnostics import Diagnostic
-from a2ui_stream._processor import Processor
-from a2ui_stream._state import A2UI_ACTIVITY_TYPE, PartDiff, StreamState
+from a2ui_stream._engine.processor import Processor
+from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE, PartDiff, StreamState
+from a2ui_stream._wire.codec import encode_event, event_from_mapping
+from a2ui_stream._wire.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence

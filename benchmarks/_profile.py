@@ -75,7 +75,7 @@ class StageSpec(NamedTuple):
     required: str
 
 
-_REDUCER = "a2ui_stream._reducer"
+_REDUCER = "a2ui_stream._engine.reducer"
 
 #: The stages, parents before children. Stages with the same parent never overlap.
 STAGES: tuple[StageSpec, ...] = (
@@ -83,8 +83,8 @@ STAGES: tuple[StageSpec, ...] = (
         "framing + event decode",
         "",
         (
-            Site("a2ui_stream._codec", "EventDecoder", "feed"),
-            Site("a2ui_stream._codec", "EventDecoder", "close"),
+            Site("a2ui_stream._wire.codec", "EventDecoder", "feed"),
+            Site("a2ui_stream._wire.codec", "EventDecoder", "close"),
         ),
         "always",
     ),
@@ -109,15 +109,20 @@ STAGES: tuple[StageSpec, ...] = (
         "resent",
     ),
     StageSpec(
-        "conversion", "reducer", (Site("a2ui_stream._convert", "Converter", "convert"),), "always"
+        "conversion",
+        "reducer",
+        (Site("a2ui_stream._convert.converter", "Converter", "convert"),),
+        "always",
     ),
     StageSpec(
         "change detection",
         "conversion",
-        (Site("a2ui_stream._convert", "", "changes_between"),),
+        (Site("a2ui_stream._convert.converter", "", "changes_between"),),
         "resent",
     ),
-    StageSpec("part diffing", "", (Site("a2ui_stream._state", "PartDiff", "patch"),), "patches"),
+    StageSpec(
+        "part diffing", "", (Site("a2ui_stream._state.stream", "PartDiff", "patch"),), "patches"
+    ),
 )
 
 #: Workloads that send the same surface again, so data is shared and changes detected.

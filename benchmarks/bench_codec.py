@@ -4,7 +4,7 @@ Compares, on the same JSONL bytes held in memory:
 
 - ``msgspec``: splitting on newlines and decoding each line to Python objects with a
   reused ``msgspec.json.Decoder()`` (the floor any typed decoder is measured against);
-- ``EventDecoder``: :class:`a2ui_stream._codec.EventDecoder` fed 64 KiB chunks
+- ``EventDecoder``: :class:`a2ui_stream._wire.codec.EventDecoder` fed 64 KiB chunks
   (framing, UTF-8 check, typed events with ACTIVITY content kept as ``msgspec.Raw``).
 
 Without ``--input`` it generates a seeded stream (``--mb`` megabytes) of chat events
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from a2ui_stream._codec import EventDecoder
+from a2ui_stream._wire.codec import EventDecoder
 
 if TYPE_CHECKING:
     from collections.abc import Callable

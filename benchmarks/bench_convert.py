@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from a2ui_stream._convert import Conversion, Converter
-from a2ui_stream._limits import Limits
-from a2ui_stream._surface import Surface
+from a2ui_stream._convert.converter import Conversion, Converter
+from a2ui_stream._state.surface import Surface
+from a2ui_stream._wire.limits import Limits
 from a2ui_stream.a2ui import Component
 
 if TYPE_CHECKING:

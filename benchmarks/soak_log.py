@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from a2ui_stream._log import FileLog
+from a2ui_stream._shell.filelog import FileLog
 
 # The writer script and its checks live beside the tests that use them too.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -32,7 +32,7 @@ import log_writer
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from a2ui_stream._log import FsyncPolicy
+    from a2ui_stream._shell.filelog import FsyncPolicy
 
 
 def soak(args: argparse.Namespace) -> int:

@@ -139,7 +139,9 @@ def _read(stdout: IO[bytes], seqs: list[int], started: threading.Event) -> None:
 
 def command(log: Path) -> list[str]:
     """Return the command line under test: the console script, or ``-m`` without it."""
-    program = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "a2ui_stream._cli"]
+    program = (
+        [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "a2ui_stream._shell.cli"]
+    )
     return [*program, "process", "--log", str(log), "--fsync", "always", "--no-progress", "-"]
 
 

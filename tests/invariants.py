@@ -14,7 +14,7 @@ import msgspec
 from msgspec import UNSET
 
 from a2ui_stream import Diagnostic, EventDecoder, Limits, Processor, decode_event, encode_event
-from a2ui_stream._vocabulary import validate_element
+from a2ui_stream._convert.vocabulary import validate_element
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

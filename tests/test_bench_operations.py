@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from a2ui_stream._diagnostics import Diagnostic
+from a2ui_stream._wire.diagnostics import Diagnostic
 from a2ui_stream.a2ui import UpdateComponents, decode_operation
 
 if TYPE_CHECKING:

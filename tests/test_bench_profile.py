@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import pytest
 
-import a2ui_stream._convert
-import a2ui_stream._reducer
+import a2ui_stream._convert.converter
+import a2ui_stream._engine.reducer
 from a2ui_stream import a2ui
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def hand_built(profiler: ModuleType, **changes: Any) -> Any:
         {"name": "part diffing", "calls": 0, "seconds": 0.0},
     ]
     hotspots = [
-        {"function": "a2ui_stream._run:visit", "calls": 1000, "self_seconds": 0.05},
+        {"function": "a2ui_stream._convert.run:visit", "calls": 1000, "self_seconds": 0.05},
         {"function": "msgspec.json:Decoder.decode", "calls": 40, "self_seconds": 0.025},
     ]
     raw = {
@@ -133,13 +133,13 @@ class TestProfileSection:
         assert (
             "On chat-mixed, conversion takes the most time: 60% of the total, 6.00x the "
             "decode limit, of 10.00x in all; the function with the most self time is "
-            "`a2ui_stream._run:visit` (25% under cProfile)."
+            "`a2ui_stream._convert.run:visit` (25% under cProfile)."
         ) in text
 
     def test_hotspots_table(self, profiler: ModuleType, report: ModuleType) -> None:
         """Functions show calls, self ms and their share of the profiled self time."""
         text = "\n".join(report.profile_section([hand_built(profiler)]))
-        assert "| `a2ui_stream._run:visit` | 1,000 | 50.0 | 25.0% |" in text
+        assert "| `a2ui_stream._convert.run:visit` | 1,000 | 50.0 | 25.0% |" in text
         assert "| `msgspec.json:Decoder.decode` | 40 | 25.0 | 12.5% |" in text
 
     def test_partial_and_failed_profiles_say_so(
@@ -171,9 +171,9 @@ class TestProfileChild:
     def test_timers_are_removed_afterwards(self, profiler: ModuleType, chat: bytes) -> None:
         """After a profile the package's functions are its own again."""
         profiler.profile("chat-mixed", chat)
-        assert vars(a2ui_stream._reducer)["decode_operation"] is a2ui.decode_operation
-        convert = vars(a2ui_stream._convert.Converter)["convert"]
-        assert convert.__module__ == "a2ui_stream._convert"
+        assert vars(a2ui_stream._engine.reducer)["decode_operation"] is a2ui.decode_operation
+        convert = vars(a2ui_stream._convert.converter.Converter)["convert"]
+        assert convert.__module__ == "a2ui_stream._convert.converter"
         assert convert.__name__ == "convert"
 
     def test_required_stage_without_calls_fails_loudly(self, profiler: ModuleType) -> None:
@@ -188,10 +188,10 @@ class TestProfileChild:
         self, profiler: ModuleType, chat: bytes, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         """A stage naming a function that no longer exists fails and leaves nothing wrapped."""
-        site = profiler.Site("a2ui_stream._reducer", "", "no_such_function")
+        site = profiler.Site("a2ui_stream._engine.reducer", "", "no_such_function")
         bogus = profiler.StageSpec("bogus", "", (site,), "always")
         monkeypatch.setattr(profiler, "STAGES", (*profiler.STAGES, bogus))
         found = profiler.profile("chat-mixed", chat)
         assert not found.ok
-        assert "a2ui_stream._reducer has no function no_such_function" in found.error
-        assert vars(a2ui_stream._reducer)["decode_operation"] is a2ui.decode_operation
+        assert "a2ui_stream._engine.reducer has no function no_such_function" in found.error
+        assert vars(a2ui_stream._engine.reducer)["decode_operation"] is a2ui.decode_operation

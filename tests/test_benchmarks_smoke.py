@@ -11,8 +11,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from a2ui_stream._codec import decode_event
-from a2ui_stream._diagnostics import Diagnostic
+from a2ui_stream._wire.codec import decode_event
+from a2ui_stream._wire.diagnostics import Diagnostic
 from a2ui_stream.a2ui import decode_operation
 from a2ui_stream.events import UnknownEvent
 

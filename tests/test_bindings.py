@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from a2ui_stream._bindings import (
+from a2ui_stream._convert.bindings import (
     MISSING,
     binding_of,
     call_of,

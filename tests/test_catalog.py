@@ -9,7 +9,7 @@ import jsonschema
 import msgspec
 import pytest
 
-from a2ui_stream._guide import GUIDE_EXAMPLE, SCHEMA_CONTEXT_DESCRIPTION
+from a2ui_stream._request.guide import GUIDE_EXAMPLE, SCHEMA_CONTEXT_DESCRIPTION
 from a2ui_stream.catalog import BASIC_CATALOG_IDS, Catalog, basic_catalog, catalog_context
 from a2ui_stream.errors import UsageError
 from a2ui_stream.events import Context

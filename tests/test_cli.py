@@ -14,8 +14,8 @@ import pytest
 import stream_cases as cases
 
 from a2ui_stream import FileLog, MemoryLog, Processor
-from a2ui_stream._cli import _Progress, main
-from a2ui_stream._patch import apply_patch
+from a2ui_stream._shell.cli import _Progress, main
+from a2ui_stream._tree.patch import apply_patch
 
 if TYPE_CHECKING:
     from collections.abc import Callable

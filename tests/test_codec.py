@@ -10,7 +10,7 @@ import pytest
 
 from a2ui_stream import Diagnostic, Limits, Severity, UsageError
 from a2ui_stream import events as ev
-from a2ui_stream._codec import (
+from a2ui_stream._wire.codec import (
     EVENT_INVALID,
     JSON_INVALID,
     JSON_INVALID_UTF8,
@@ -23,7 +23,7 @@ from a2ui_stream._codec import (
     event_from_mapping,
     event_from_object,
 )
-from a2ui_stream._framing import LINE_TOO_LONG
+from a2ui_stream._wire.framing import LINE_TOO_LONG
 
 _ENCODE = msgspec.json.Encoder().encode
 

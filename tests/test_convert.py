@@ -12,11 +12,11 @@ from a2ui_samples import load_sample_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream._convert import Conversion, Converter
-from a2ui_stream._diagnostics import Severity
-from a2ui_stream._limits import Limits
-from a2ui_stream._surface import Surface, apply_operations
-from a2ui_stream._vocabulary import validate_element
+from a2ui_stream._convert.converter import Conversion, Converter
+from a2ui_stream._convert.vocabulary import validate_element
+from a2ui_stream._state.surface import Surface, apply_operations
+from a2ui_stream._wire.diagnostics import Severity
+from a2ui_stream._wire.limits import Limits
 from a2ui_stream.a2ui import Component, normalize_message
 
 if TYPE_CHECKING:

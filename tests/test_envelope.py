@@ -8,8 +8,8 @@ import msgspec
 import pytest
 from msgspec import UNSET
 
-from a2ui_stream._diagnostics import Diagnostic, Severity
-from a2ui_stream._envelope import (
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.envelope import (
     _FAMILY_KEYS,
     _IMPLIED_VERSION,
     _ROUTES,

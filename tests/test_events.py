@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from msgspec import UNSET
 
 from a2ui_stream import events as ev
-from a2ui_stream._codec import decode_event, encode_event
+from a2ui_stream._wire.codec import decode_event, encode_event
 
 _RAW = msgspec.Raw
 

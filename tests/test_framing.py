@@ -8,7 +8,7 @@ from typing import NamedTuple
 import pytest
 
 from a2ui_stream import Diagnostic, Severity, UsageError
-from a2ui_stream._framing import LINE_TOO_LONG, Frame, Framer
+from a2ui_stream._wire.framing import LINE_TOO_LONG, Frame, Framer
 
 LIMIT = 16
 

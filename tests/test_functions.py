@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from a2ui_stream._bindings import MISSING
-from a2ui_stream._functions import FUNCTIONS, to_text
+from a2ui_stream._convert.bindings import MISSING
+from a2ui_stream._convert.functions import FUNCTIONS, to_text
 
 
 class StubEnv:

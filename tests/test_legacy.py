@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from a2ui_stream._diagnostics import Diagnostic, Severity
-from a2ui_stream._legacy import rewrite_components, rewrite_contents
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.legacy import rewrite_components, rewrite_contents
 
 
 def rewrite(*items: Any) -> tuple[list[Any], list[Diagnostic], tuple[Any, ...]]:

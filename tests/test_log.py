@@ -13,16 +13,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream import _log, _logscan
-from a2ui_stream._diagnostics import Severity
-from a2ui_stream._log import EventLog, FileLog, MemoryLog
+from a2ui_stream._engine.eventlog import EventLog, MemoryLog
+from a2ui_stream._shell import filelog, logscan
+from a2ui_stream._shell.filelog import FileLog
+from a2ui_stream._wire.diagnostics import Severity
 from a2ui_stream.errors import LogLockedError, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
 
-    from a2ui_stream._log import FsyncPolicy
+    from a2ui_stream._shell.filelog import FsyncPolicy
 
 import log_writer
 
@@ -322,7 +323,7 @@ class TestTornTail:
 
     def test_fragment_across_scan_chunks(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         """A fragment longer than the scan chunk is still found and cut whole."""
-        monkeypatch.setattr(_logscan, "SCAN_CHUNK", 7)
+        monkeypatch.setattr(logscan, "SCAN_CHUNK", 7)
         path.write_bytes(b"first line\nsecond\n" + b"y" * 30)
         with FileLog.open(path) as log:
             assert [line for _, line in log.read()] == [b"first line", b"second"]
@@ -390,7 +391,7 @@ class TestLock:
         with FileLog.open(path):
             result = _run_python(
                 f"""
-                from a2ui_stream._log import FileLog
+                from a2ui_stream._shell.filelog import FileLog
                 from a2ui_stream.errors import LogLockedError
                 try:
                     FileLog.open({str(path)!r})
@@ -483,7 +484,7 @@ class TestFsyncPolicy:
     def test_batch_syncs_every_n_events(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         """With ``batch`` a sync happens once ``batch_events`` records are unsynced."""
         path.touch()
-        monkeypatch.setattr(_log, "_clock", FakeClock())
+        monkeypatch.setattr(filelog, "_clock", FakeClock())
         synced = _count_syncs(monkeypatch)
         with FileLog.open(path, fsync="batch", batch_events=4, batch_ms=50) as log:
             for _ in range(3):
@@ -501,7 +502,7 @@ class TestFsyncPolicy:
         """With ``batch`` the first append ``batch_ms`` after the last sync syncs."""
         path.touch()
         clock = FakeClock()
-        monkeypatch.setattr(_log, "_clock", clock)
+        monkeypatch.setattr(filelog, "_clock", clock)
         synced = _count_syncs(monkeypatch)
         with FileLog.open(path, fsync="batch", batch_events=1000, batch_ms=50) as log:
             log.append(b"x")
@@ -596,7 +597,7 @@ class TestResume:
     @pytest.fixture
     def indexed(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[FileLog, list[bytes]]:
         """A log with a tiny index stride, filled by single appends and batches."""
-        monkeypatch.setattr(_logscan, "INDEX_STRIDE", 40)
+        monkeypatch.setattr(logscan, "INDEX_STRIDE", 40)
         lines = [log_writer.event_line(n)[: 5 + n % 30] for n in range(120)]
         log = FileLog.open(path, fsync="never")
         log.append_many(lines[:50])
@@ -623,7 +624,7 @@ class TestResume:
         """The index the scan at open builds (in small chunks) resumes as well."""
         log, lines = indexed
         log.close()
-        monkeypatch.setattr(_logscan, "SCAN_CHUNK", 33)
+        monkeypatch.setattr(logscan, "SCAN_CHUNK", 33)
         with FileLog.open(log.path) as again:
             assert len(again._index.seqs) > 20
             for start in range(len(lines) + 1):

@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from a2ui_stream import Processor
-from a2ui_stream._numbers import MAX_SAFE_INTEGER, js_number
+from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER, js_number
 
 
 class TestJsNumber:

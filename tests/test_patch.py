@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream._numbers import js_number
-from a2ui_stream._patch import PatchError, apply_patch, diff, replaced_paths, share, share_text
-from a2ui_stream._pointer import parse
+from a2ui_stream._tree.patch import PatchError, apply_patch, diff, replaced_paths, share, share_text
+from a2ui_stream._tree.pointer import parse
+from a2ui_stream._wire.numbers import js_number
 
 DOC: dict[str, Any] = {"a": {"b": [1, 2, 3], "c": "x"}, "d": {"e": True}, "~/": 0}
 

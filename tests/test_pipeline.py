@@ -20,7 +20,7 @@ from a2ui_stream import (
     StreamState,
     decode_event,
 )
-from a2ui_stream._pipeline import (
+from a2ui_stream._shell.pipeline import (
     aiter_diffs,
     aiter_file_chunks,
     iter_diffs,

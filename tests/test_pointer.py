@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import pytest
 from msgspec import UNSET
 
-from a2ui_stream._pointer import (
+from a2ui_stream._tree.pointer import (
     MAX_ARRAY_GAP,
     PointerError,
     delete_value,

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from a2ui_stream._diagnostics import Severity
-from a2ui_stream._problems import bad_component, no_surface, problem
+from a2ui_stream._wire.diagnostics import Severity
+from a2ui_stream._wire.problems import bad_component, no_surface, problem
 
 
 class TestProblem:

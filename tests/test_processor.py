@@ -16,10 +16,10 @@ from a2ui_stream import (
     Processor,
     Severity,
     UsageError,
-    _processor,
     decode_event,
     events,
 )
+from a2ui_stream._engine import processor as engine_processor
 
 
 def feed_all(chunks: list[bytes], **options: Any) -> tuple[list[PartDiff], list[Diagnostic]]:
@@ -281,7 +281,7 @@ class TestDiagnostics:
 class TestPendingDiagnostics:
     def test_undrained_diagnostics_are_bounded_and_counted(self, monkeypatch: Any) -> None:
         """Past the cap the earliest diagnostics are kept and one warning counts the rest."""
-        monkeypatch.setattr(_processor, "MAX_PENDING_DIAGNOSTICS", 5)
+        monkeypatch.setattr(engine_processor, "MAX_PENDING_DIAGNOSTICS", 5)
         processor = Processor()
         for _ in range(3):
             processor.feed(b"not json\n" * 4)

@@ -29,7 +29,7 @@ from a2ui_stream import (
     encode_event,
 )
 from a2ui_stream import events as ev
-from a2ui_stream._patch import PatchError, apply_patch
+from a2ui_stream._tree.patch import PatchError, apply_patch
 
 _encode = msgspec.json.Encoder().encode
 _SETTINGS = settings(

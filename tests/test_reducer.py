@@ -12,11 +12,11 @@ from msgspec import UNSET
 
 from a2ui_stream import MemoryLog, Processor
 from a2ui_stream import events as ev
-from a2ui_stream._codec import decode_event, encode_event
-from a2ui_stream._diagnostics import Severity
-from a2ui_stream._limits import Limits
-from a2ui_stream._reducer import Reducer
-from a2ui_stream._state import ANONYMOUS_MESSAGE_ID, PartDiff, StreamState
+from a2ui_stream._engine.reducer import Reducer
+from a2ui_stream._state.stream import ANONYMOUS_MESSAGE_ID, PartDiff, StreamState
+from a2ui_stream._wire.codec import decode_event, encode_event
+from a2ui_stream._wire.diagnostics import Severity
+from a2ui_stream._wire.limits import Limits
 from a2ui_stream.testing import create_surface as create
 from a2ui_stream.testing import update_components as components
 from a2ui_stream.testing import update_data_model as data

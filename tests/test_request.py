@@ -10,8 +10,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from a2ui_stream._guide import GUIDE_EXAMPLE, guide_context_description, render_tool_guide
-from a2ui_stream._request import (
+from a2ui_stream._request.guide import GUIDE_EXAMPLE, guide_context_description, render_tool_guide
+from a2ui_stream._request.request import (
     SCHEMA_CONTEXT_DESCRIPTION,
     A2uiRequest,
     action_forwarded_props,

@@ -7,9 +7,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from a2ui_stream._limits import Limits
-from a2ui_stream._patch import DataChange
-from a2ui_stream._reuse import (
+from a2ui_stream._convert.reuse import (
     EVERYWHERE,
     MAX_REGION_PATHS,
     Basis,
@@ -23,7 +21,9 @@ from a2ui_stream._reuse import (
     mask_of,
     widen,
 )
-from a2ui_stream._surface import Surface
+from a2ui_stream._state.surface import Surface
+from a2ui_stream._tree.patch import DataChange
+from a2ui_stream._wire.limits import Limits
 from a2ui_stream.a2ui import Component
 
 

@@ -7,7 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from a2ui_stream._vocabulary import ELEMENT_TYPES, ICON_FROM_A2UI, ICON_NAMES, validate_element
+from a2ui_stream._convert.vocabulary import (
+    ELEMENT_TYPES,
+    ICON_FROM_A2UI,
+    ICON_NAMES,
+    validate_element,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path

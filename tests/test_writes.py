@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream._numbers import js_number
-from a2ui_stream._writes import data_value_text, decode_data_write
+from a2ui_stream._wire.numbers import js_number
+from a2ui_stream._wire.writes import data_value_text, decode_data_write
 from a2ui_stream.a2ui import decode_operation
 
 _DECODE = msgspec.json.Decoder(float_hook=js_number).decode

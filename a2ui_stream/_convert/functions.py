@@ -1,0 +1,316 @@
+r"""Basic-catalog functions: ``formatString`` and the formatting functions it can nest.
+
+Owns the A2UI basic catalog's value functions that a converter can evaluate without a
+browser (A2UI protocol reference, "Functions"): ``formatString`` with its ``${path}``,
+``${fn(k: v)}`` and ``\${`` escape syntax, ``formatNumber``, ``formatCurrency``,
+``formatDate`` and ``pluralize``; and :func:`to_text`, how a value reads when
+interpolated into text (JavaScript's ``String(value)``).
+
+Each function takes its resolved args and an :class:`Env` (reading data, reporting an
+unsupported nested call) and returns a value, ``MISSING``, or raises ``ValueError`` /
+``TypeError`` / ``ArithmeticError``, which the caller reports as a diagnostic.
+
+Must not import: the converter's traversal, element or reuse modules, the reducer,
+request or shell modules. Does no I/O, no logging.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias
+
+import msgspec
+
+from a2ui_stream._convert.bindings import MISSING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["FUNCTIONS", "Env", "Function", "to_text"]
+
+_ENCODE = msgspec.json.Encoder().encode
+
+
+class Env(Protocol):
+    """What a function may ask of the conversion evaluating it."""
+
+    def read(self, pointer: str) -> Any:
+        """The data at ``pointer`` in the current scope, or ``MISSING``."""
+
+    def unsupported(self, name: str) -> None:
+        """Report a nested call to a function that is not in :data:`FUNCTIONS`."""
+
+
+Function: TypeAlias = "Callable[[dict[str, Any], Env], Any]"
+"""A basic-catalog function: resolved args and the environment to its value."""
+
+
+def _js_number(value: float) -> str:
+    """Format a number the way JavaScript's ``String(n)`` does."""
+    if type(value) is int:
+        return str(value)
+    if value != value:  # noqa: PLR0124 (NaN test)
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value.is_integer() and abs(value) < 1e16:  # exact below 1e16, as JavaScript prints
+        return str(int(value))
+    text = repr(value)  # the shortest digits that read back, as JavaScript picks them
+    if "e" not in text:  # Python's fixed range (1e-4 to 1e16) lies inside JavaScript's
+        return text
+    if 1e-6 <= abs(value) < 1e21:  # JavaScript: fixed notation from 1e-6 up to 1e21
+        return format(Decimal(text), "f")
+    mantissa, _, exponent = text.partition("e")
+    sign = "-" if exponent.startswith("-") else "+"
+    return f"{mantissa}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
+
+
+def to_text(value: Any) -> str | None:
+    """How a value reads when interpolated into text, as ``formatString`` does it.
+
+    Args:
+        value: a resolved value.
+
+    Returns:
+        Strings as they are, booleans and numbers as JavaScript prints them, ``null``
+        and ``MISSING`` as ``""``, arrays and objects as compact JSON; ``None`` for
+        anything else.
+    """
+    kind = type(value)
+    if kind is str:
+        return str(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int or kind is float:
+        return _js_number(value)
+    if value is None or value is MISSING:
+        return ""
+    if kind is list or kind is dict:
+        return _ENCODE(value).decode()
+    return None
+
+
+def _format_string(args: dict[str, Any], env: Env) -> Any:
+    """``formatString``: interpolate ``${path}`` and ``${fn(arg: value)}``."""
+    value = args.get("value")
+    if type(value) is not str:
+        raise TypeError("value must be a string")
+    return _Interpolator(env, value).run()
+
+
+def _format_number_fn(args: dict[str, Any], _env: Env) -> Any:
+    """``formatNumber``: grouped digits, ``decimals`` fraction digits (default up to 3)."""
+    return _format_number(args.get("value"), args.get("decimals"), args.get("grouping"))
+
+
+_CURRENCY_SYMBOLS: Final = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
+
+
+def _format_currency(args: dict[str, Any], _env: Env) -> Any:
+    """``formatCurrency``: a symbol (or code) and two fraction digits by default."""
+    currency = args.get("currency")
+    if type(currency) is not str:
+        raise TypeError("currency must be a string")
+    decimals = args.get("decimals", 2)
+    amount = _format_number(args.get("value"), decimals, args.get("grouping"))
+    symbol = _CURRENCY_SYMBOLS.get(currency.upper(), f"{currency} ")
+    if amount.startswith("-"):
+        return f"-{symbol}{amount[1:]}"
+    return f"{symbol}{amount}"
+
+
+def _format_date_fn(args: dict[str, Any], _env: Env) -> Any:
+    """``formatDate``: an ISO 8601 value through a Unicode date pattern."""
+    value, pattern = args.get("value"), args.get("format")
+    if type(value) is not str or type(pattern) is not str:
+        raise TypeError("value and format must be strings")
+    return _format_date(dt.datetime.fromisoformat(value), pattern)
+
+
+def _pluralize(args: dict[str, Any], _env: Env) -> Any:
+    """``pluralize``: English plural categories (zero, one, other)."""
+    value = args.get("value")
+    if type(value) not in {int, float}:
+        raise TypeError("value must be a number")
+    if value == 0 and "zero" in args:
+        return args["zero"]
+    if value == 1 and "one" in args:
+        return args["one"]
+    return args.get("other", MISSING)
+
+
+#: The functions evaluated, by their catalog name; any other call is dropped with a warning.
+FUNCTIONS: Final[dict[str, Function]] = {
+    "formatString": _format_string,
+    "formatNumber": _format_number_fn,
+    "formatCurrency": _format_currency,
+    "formatDate": _format_date_fn,
+    "pluralize": _pluralize,
+}
+
+_MONTHS: Final = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+_DAYS: Final = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_DATE_TOKEN = re.compile(r"'(?:[^']|'')*'|([A-Za-z])\1*|.", re.DOTALL)
+
+
+def _format_number(value: Any, decimals: Any, grouping: Any) -> str:
+    if type(value) not in {int, float}:
+        raise TypeError("value must be a number")
+    comma = "," if grouping is not False else ""
+    if type(decimals) is int and 0 <= decimals <= 20:
+        return f"{value:{comma}.{decimals}f}"
+    text = f"{value:{comma}.3f}".rstrip("0").rstrip(".")
+    return "0" if text in {"-0", ""} else text
+
+
+def _format_date(when: dt.datetime, pattern: str) -> str:
+    out = []
+    for match in _DATE_TOKEN.finditer(pattern):
+        token = match.group(0)
+        if token.startswith("'"):
+            quoted = token[1:-1].replace("''", "'")
+            out.append(quoted or "'")
+            continue
+        letter, width = token[0], len(token)
+        out.append(_date_field(when, letter, width) if match.group(1) else token)
+    return "".join(out)
+
+
+def _date_field(when: dt.datetime, letter: str, width: int) -> str:
+    month, day_name = _MONTHS[when.month - 1], _DAYS[when.weekday()]
+    hour12 = when.hour % 12 or 12
+    fields: dict[str, Callable[[], str]] = {
+        "y": lambda: f"{when.year % 100:02d}" if width == 2 else f"{when.year:0{width}d}",
+        "M": lambda: (
+            month if width >= 4 else month[:3] if width == 3 else f"{when.month:0{width}d}"
+        ),
+        "d": lambda: f"{when.day:0{width}d}",
+        "E": lambda: day_name if width >= 4 else day_name[:3],
+        "h": lambda: f"{hour12:0{width}d}",
+        "H": lambda: f"{when.hour:0{width}d}",
+        "m": lambda: f"{when.minute:0{width}d}",
+        "s": lambda: f"{when.second:0{width}d}",
+        "a": lambda: "AM" if when.hour < 12 else "PM",
+    }
+    fields["Y"] = fields["y"]
+    fields["L"] = fields["M"]
+    fields["c"] = fields["E"]
+    field = fields.get(letter)
+    return field() if field is not None else letter * width
+
+
+class _Interpolator:
+    r"""``formatString``'s template language: ``${path}``, ``${fn(k: v)}``, ``\\${`` escapes."""
+
+    def __init__(self, env: Env, text: str) -> None:
+        self.env = env
+        self.text = text
+        self.pos = 0
+
+    def run(self) -> str:
+        text, out = self.text, []
+        while True:
+            start = text.find("${", self.pos)
+            if start < 0:
+                out.append(text[self.pos :])
+                return "".join(out)
+            if start > self.pos and text[start - 1] == "\\":  # an escaped ``${`` is literal
+                out.append(text[self.pos : start - 1])
+                out.append("${")
+                self.pos = start + 2
+                continue
+            out.append(text[self.pos : start])
+            self.pos = start + 2
+            out.append(to_text(self.expression("}")) or "")
+            self.pos += 1
+
+    def expression(self, stop: str) -> Any:
+        """Parse one expression up to ``stop`` (not consumed) and evaluate it."""
+        text = self.text
+        self.skip_space()
+        if text.startswith("${", self.pos):
+            self.pos += 2
+            value = self.expression("}")
+            self.pos += 1
+            self.skip_space()
+            return value
+        if self.pos < len(text) and text[self.pos] in "'\"":
+            quote = text[self.pos]
+            end = text.find(quote, self.pos + 1)
+            if end < 0:
+                raise ValueError("unterminated string in formatString")
+            value = text[self.pos + 1 : end]
+            self.pos = end + 1
+            self.skip_space()
+            return value
+        start = self.pos
+        while self.pos < len(text) and text[self.pos] not in stop + "(":
+            self.pos += 1
+        word = text[start : self.pos].strip()
+        if self.pos < len(text) and text[self.pos] == "(":
+            return self.call(word)
+        if self.pos >= len(text):
+            raise ValueError("unterminated expression in formatString")
+        return _literal(word, self.env)
+
+    def call(self, name: str) -> Any:
+        """Parse ``(k: v, ...)`` after a function name and evaluate the call."""
+        text = self.text
+        self.pos += 1
+        args: dict[str, Any] = {}
+        while True:
+            self.skip_space()
+            if text.startswith(")", self.pos):
+                self.pos += 1
+                break
+            colon = text.find(":", self.pos)
+            if colon < 0:
+                raise ValueError("malformed function arguments in formatString")
+            key = text[self.pos : colon].strip()
+            self.pos = colon + 1
+            args[key] = self.expression(",)")
+            if text.startswith(",", self.pos):
+                self.pos += 1
+        self.skip_space()
+        function = FUNCTIONS.get(name)
+        if function is None:
+            self.env.unsupported(name)
+            return MISSING
+        return function(args, self.env)
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos] == " ":
+            self.pos += 1
+
+
+_LITERALS: Final = {"true": True, "false": False, "null": None}
+
+
+def _literal(word: str, env: Env) -> Any:
+    """A bare word in ``formatString``: a JSON literal or number, else a data path."""
+    if word in _LITERALS:
+        return _LITERALS[word]
+    try:
+        return int(word)
+    except ValueError:
+        pass
+    try:
+        return float(word)
+    except ValueError:
+        return env.read(word)

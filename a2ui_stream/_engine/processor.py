@@ -1,0 +1,286 @@
+"""The embedding API: a processor fed bytes or events, returning part diffs.
+
+Owns the composition of the sans-I/O pieces: framing and decoding (bytes to events),
+the optional event log (events kept before their diffs are returned), and the reducer
+(events to state and diffs). It is fed, never reads: no threads, no event loop, no
+files of its own. A log handed in may write to disk; that is the caller's choice.
+
+Must not import: anyio, the pipeline or the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+import msgspec
+
+from a2ui_stream._engine.reducer import Reducer
+from a2ui_stream._state.stream import Part, PartDiff, RunState, StreamState
+from a2ui_stream._wire import events as ev
+from a2ui_stream._wire.codec import (
+    EventDecoder,
+    encode_event,
+    event_from_mapping,
+    event_from_object,
+)
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.limits import Limits
+from a2ui_stream.errors import UsageError
+
+if TYPE_CHECKING:
+    from a2ui_stream._engine.eventlog import EventLog
+
+__all__ = ["MAX_PENDING_DIAGNOSTICS", "Processor"]
+
+#: Diagnostics a processor holds until :meth:`Processor.take_diagnostics` drains them.
+MAX_PENDING_DIAGNOSTICS = 10_000
+
+
+class Processor:
+    r"""Turns an AG-UI stream into part diffs, one chunk or event at a time.
+
+    Feed it bytes with :meth:`feed` and :meth:`close`, or decoded events with
+    :meth:`feed_events`; each call returns the diffs that input decided. Bad input never
+    raises: it becomes a :class:`~a2ui_stream.Diagnostic`, drained with
+    :meth:`take_diagnostics`, and processing goes on with the next line.
+
+    Example:
+        >>> processor = Processor()
+        >>> diffs = processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\\n')
+        >>> diffs, processor.state.current.run_id
+        ([], 'r')
+    """
+
+    def __init__(
+        self,
+        *,
+        format: Literal["auto", "jsonl", "sse"] = "auto",  # noqa: A002 - the CLI's --format
+        limits: Limits | None = None,
+        strict: bool = False,
+        log: EventLog | None = None,
+        keep_runs: int | None = None,
+        state: StreamState | None = None,
+    ) -> None:
+        """Decide the configuration once.
+
+        Args:
+            format: the framing of fed bytes; ``"auto"`` detects it from the first bytes.
+            limits: the bounds to enforce; the defaults when omitted.
+            strict: stop at the first bad input (it is still reported as a diagnostic).
+            log: where each event is appended before its diffs are returned; ``None``
+                keeps no log (the state alone is kept, so memory does not grow with input).
+            keep_runs: how many past runs to keep besides the current one; ``None`` keeps
+                them all, ``0`` keeps memory flat on endless streams.
+            state: the state to continue from, such as the fold of an existing log
+                (:func:`~a2ui_stream.replay`); an empty state when omitted.
+        """
+        self.limits = limits or Limits()
+        self._decoder = EventDecoder(format=format, limits=self.limits, strict=strict)
+        self._reducer = Reducer(limits=self.limits, keep_runs=keep_runs)
+        self._log = log
+        self._strict = strict
+        self._halted = False
+        self._state = state or StreamState()
+        self._diagnostics: list[Diagnostic] = []
+        self._dropped = 0
+        self._closed = False
+
+    @property
+    def state(self) -> StreamState:
+        """The state after everything fed so far; an immutable value safe to keep."""
+        return self._state
+
+    @property
+    def stopped(self) -> bool:
+        """Whether strict mode met bad input and ignores everything after it."""
+        return self._halted or self._decoder.stopped
+
+    def parts(self, run_id: str | None = None) -> tuple[Part, ...]:
+        """Return the parts of a run in display order.
+
+        Args:
+            run_id: the run; the current run when omitted.
+
+        Returns:
+            The run's parts; empty when no such run exists.
+        """
+        run = self.run(run_id)
+        return tuple(run.parts.values()) if run is not None else ()
+
+    def run(self, run_id: str | None = None) -> RunState | None:
+        """Return the latest run with ``run_id``, or the current run when omitted."""
+        if run_id is None:
+            return self._state.current
+        for run in reversed(self._state.runs):
+            if run.run_id == run_id:
+                return run
+        return None
+
+    def take_diagnostics(self) -> list[Diagnostic]:
+        """Return the diagnostics gathered since the last call, and forget them.
+
+        At most :data:`MAX_PENDING_DIAGNOSTICS` wait between two calls; past that the
+        earliest are kept and one last ``diagnostics.dropped`` warning counts the rest,
+        so a caller that never drains cannot make memory grow with bad input.
+        """
+        taken, self._diagnostics = self._diagnostics, []
+        if self._dropped:
+            taken.append(
+                Diagnostic(
+                    code="diagnostics.dropped",
+                    message=(
+                        f"{self._dropped} more diagnostics were dropped: at most "
+                        f"{MAX_PENDING_DIAGNOSTICS} wait between calls to take_diagnostics()"
+                    ),
+                    severity=Severity.WARNING,
+                )
+            )
+            self._dropped = 0
+        return taken
+
+    def _bound_pending(self) -> None:
+        excess = len(self._diagnostics) - MAX_PENDING_DIAGNOSTICS
+        if excess > 0:
+            del self._diagnostics[MAX_PENDING_DIAGNOSTICS:]
+            self._dropped += excess
+
+    def feed(self, data: bytes) -> list[PartDiff]:
+        """Feed a chunk of a JSONL or SSE stream, split anywhere.
+
+        Args:
+            data: the next bytes of the stream.
+
+        Returns:
+            The diffs caused by every event the chunk completed.
+
+        Raises:
+            UsageError: the processor was already closed.
+        """
+        if self._closed:
+            raise UsageError("feed() after close(): a closed processor takes no more input")
+        return self._consume(self._decoder.feed(data))
+
+    def close(self) -> list[PartDiff]:
+        """Tell the processor the input ended; flushes a final unterminated line.
+
+        Returns:
+            The diffs caused by that last line, if any. Closing twice returns nothing.
+        """
+        if self._closed:
+            return []
+        self._closed = True
+        diffs = self._consume(self._decoder.close())
+        if self._log is not None:
+            self._log.flush()
+        return diffs
+
+    def feed_events(
+        self, events: Iterable[ev.Event | Mapping[str, Any] | object]
+    ) -> list[PartDiff]:
+        """Feed already-decoded events.
+
+        Args:
+            events: our event Structs, plain dicts in wire form, or objects with a
+                ``model_dump`` method such as the official ``ag_ui.core`` events.
+
+        Returns:
+            The diffs those events caused, in order.
+
+        Raises:
+            UsageError: the processor was already closed.
+        """
+        if self._closed:
+            raise UsageError("feed_events() after close(): a closed processor takes no more input")
+        diffs: list[PartDiff] = []
+        for item in events:
+            if self._halted:
+                break
+            if isinstance(item, ev.Event):
+                event: ev.Event | Diagnostic = item
+            elif isinstance(item, Mapping):
+                event = event_from_mapping(item)
+            else:
+                event = event_from_object(item)
+            if isinstance(event, Diagnostic):
+                self._diagnostics.append(event)
+                self._halted = self._strict
+            else:
+                diffs.extend(self._apply(event))
+        self._bound_pending()
+        return diffs
+
+    def _consume(self, decoded: Iterable[Any]) -> list[PartDiff]:
+        try:
+            return self._consume_all(decoded)
+        finally:
+            self._bound_pending()
+
+    def _consume_all(self, decoded: Iterable[Any]) -> list[PartDiff]:
+        if self._log is None and not self._strict:
+            return self._consume_plain(decoded)
+        diffs: list[PartDiff] = []
+        for item in decoded:
+            if self._halted:
+                break
+            if isinstance(item, Diagnostic):
+                self._diagnostics.append(item)
+                # Strict mode also ignores events fed decoded after bad bytes.
+                self._halted = self._strict
+            else:
+                diffs.extend(self._apply(item.event, line=item.line, offset=item.offset))
+        return diffs
+
+    def _consume_plain(self, decoded: Iterable[Any]) -> list[PartDiff]:
+        """The common case, no log and not strict: the loop every event goes through.
+
+        Most events (text, tool calls, steps) change nothing but the event count, so
+        they are counted here and the count is added in one step before the next event
+        that matters: the same states, without a reducer call per text delta.
+        """
+        diffs: list[PartDiff] = []
+        reducer = self._reducer
+        drawing = reducer.drawing_events
+        state = self._state
+        skipped = 0
+        for item in decoded:
+            if type(item) is Diagnostic:
+                self._diagnostics.append(item)
+                continue
+            event = item.event
+            if type(event) not in drawing:
+                skipped += 1
+                continue
+            if skipped:
+                state, skipped = reducer.skip(state, skipped), 0
+            state, changes, diagnostics = reducer.reduce(state, event)
+            if changes:
+                diffs.extend(changes)
+            if diagnostics:
+                self._diagnostics.extend(_located(diagnostics, item.line, item.offset))
+        self._state = reducer.skip(state, skipped) if skipped else state
+        return diffs
+
+    def _apply(
+        self, event: ev.Event, *, line: int | None = None, offset: int | None = None
+    ) -> tuple[PartDiff, ...]:
+        if self._log is not None:
+            # Durability: the event is in the log before any diff it causes leaves.
+            self._log.append(encode_event(event))
+        self._state, diffs, diagnostics = self._reducer.reduce(self._state, event)
+        if diagnostics:
+            if self._strict and any(d.severity is Severity.ERROR for d in diagnostics):
+                self._halted = True
+            self._diagnostics.extend(_located(diagnostics, line, offset))
+        return diffs
+
+
+def _located(
+    diagnostics: Iterable[Diagnostic], line: int | None, offset: int | None
+) -> Iterator[Diagnostic]:
+    """Give the reducer's diagnostics the input line of the event that caused them."""
+    for diagnostic in diagnostics:
+        if diagnostic.line is not None or line is None:
+            yield diagnostic
+        else:
+            yield msgspec.structs.replace(diagnostic, line=line, offset=offset)

@@ -1,0 +1,682 @@
+"""The surface engine: ``reduce(state, event) -> (state', diffs, diagnostics)``.
+
+Owns the stream-level semantics of A2UI over AG-UI: activity snapshots grouped into
+buckets by ``messageId``, surfaces keyed by ``surfaceId`` across buckets (the most
+recently received bucket wins), one ``present`` part per surface scoped to its run,
+part diffs, lifecycle statuses, ``ACTIVITY_DELTA`` patches, and ``MESSAGES_SNAPSHOT``
+(reference: assistant-ui converter §1b). The values it produces live in ``_state``;
+rehydration from history in ``_history``.
+
+Rules, as h11 keeps them for its state machine:
+
+* Every transition lives in this module: the dispatch table ``_HANDLERS`` maps each
+  event type to one small function, and ``_LIFECYCLE`` holds the lifecycle table.
+* Nothing here does I/O, logs, or imports the shell (log, pipeline, CLI).
+* States are immutable values. ``reduce`` never changes the state it is given; an old
+  state stays valid and equal to itself after later events.
+
+Why it is fast: the middleware re-sends cumulative snapshots, so most of a snapshot
+repeats the previous one. A bucket remembers the undecoded bytes of each operation it
+applied and checkpoints of the surfaces between them; a new snapshot is compared byte
+for byte and only the operations after the first difference are decoded and applied.
+Re-sent data takes back the identity of its unchanged parts, a surface that comes out
+as the same object is not converted again, and an unchanged element tree produces no
+diff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal, NamedTuple, TypeAlias
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from a2ui_stream._convert.converter import Conversion, Converter
+from a2ui_stream._engine.history import normalize_document, rehydrate
+from a2ui_stream._engine.sharing import delta_changes, share_data, shared_write
+from a2ui_stream._state.stream import (
+    A2UI_ACTIVITY_TYPE,
+    ANONYMOUS_MESSAGE_ID,
+    OPERATIONS_KEY,
+    TOOL_CALL_PREFIX,
+    Bucket,
+    ConversionCache,
+    Lifecycle,
+    Part,
+    PartDiff,
+    RunState,
+    StreamState,
+)
+from a2ui_stream._state.surface import Surface, apply_operation
+from a2ui_stream._tree.patch import DataChange, PatchError, apply_patch
+from a2ui_stream._wire import events as ev
+from a2ui_stream._wire.a2ui import Operation, UpdateDataModel, decode_operation
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.limits import Limits
+from a2ui_stream._wire.numbers import js_number
+
+__all__ = ["Reducer", "Reduction"]
+
+JSON: TypeAlias = Any
+
+
+class Reduction(NamedTuple):
+    """What one event did: the new state, the part diffs, and what went wrong."""
+
+    state: StreamState
+    diffs: tuple[PartDiff, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+# Lifecycle transitions: (current phase, incoming status) -> next phase. The middleware
+# sends building (with progress), retrying after a rejected attempt, failed once
+# attempts run out; "painted" is entered when operations arrive. Anything else is
+# still recorded (a newer agent may know more states) with a debug diagnostic.
+_LIFECYCLE: dict[tuple[str | None, str], str] = {
+    (None, "building"): "building",
+    ("building", "building"): "building",
+    ("retrying", "building"): "retrying",
+    (None, "retrying"): "retrying",
+    ("building", "retrying"): "retrying",
+    ("retrying", "retrying"): "retrying",
+    (None, "failed"): "failed",
+    ("building", "failed"): "failed",
+    ("retrying", "failed"): "failed",
+    ("painted", "building"): "building",
+    ("painted", "retrying"): "retrying",
+    ("painted", "failed"): "failed",
+}
+
+
+class _ContentView(msgspec.Struct):
+    """The two keys of an activity's content the reducer reads; the rest stays undecoded."""
+
+    a2ui_operations: list[msgspec.Raw] | msgspec.Raw | UnsetType = UNSET
+    status: msgspec.Raw | UnsetType = UNSET
+
+
+_replace = msgspec.structs.replace
+_RAW = msgspec.Raw
+_CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
+_JSON = msgspec.json.Decoder(float_hook=js_number)
+
+
+class _Context(NamedTuple):
+    """Per-event inputs every handler needs, decided once per event."""
+
+    seq: int
+    converter: Converter
+    limits: Limits
+    keep_runs: int | None = None
+
+
+class Reducer:
+    """Reduces AG-UI events into :class:`StreamState` values.
+
+    Holds configuration only (limits and the converter built from them); every call is
+    a pure function of its arguments.
+    """
+
+    def __init__(self, *, limits: Limits | None = None, keep_runs: int | None = None) -> None:
+        """Decide the configuration once.
+
+        Args:
+            limits: bounds on conversion and state; the defaults when omitted.
+            keep_runs: how many past runs to keep besides the current one; ``None`` keeps
+                all (their parts stay readable), a number bounds memory on long streams.
+        """
+        self.limits = limits or Limits()
+        self.keep_runs = keep_runs
+        self._converter = Converter(limits=self.limits)
+        #: The event types that can change more than the event count; every other
+        #: event reduces to ``skip(state, 1)``.
+        self.drawing_events: frozenset[type[ev.Event]] = frozenset(_HANDLERS)
+
+    def reduce(self, state: StreamState, event: ev.Event) -> Reduction:
+        """Apply one event.
+
+        Args:
+            state: the state before the event; left unchanged.
+            event: a decoded AG-UI event of any type.
+
+        Returns:
+            The new state, the part diffs of the current run, and diagnostics for
+            anything in the event that could not be used. Never raises for bad input;
+            any exception is a bug.
+        """
+        handler = _HANDLERS.get(type(event))
+        if handler is None:  # not in drawing_events
+            # Most events (text, tool calls, steps) only advance the count.
+            return Reduction(_replace(state, seq=state.seq + 1), (), ())
+        context = _Context(state.seq, self._converter, self.limits, self.keep_runs)
+        new_state, diffs, diagnostics = handler(state, event, context)
+        return Reduction(msgspec.structs.replace(new_state, seq=state.seq + 1), diffs, diagnostics)
+
+    def skip(self, state: StreamState, count: int) -> StreamState:
+        """Reduce ``count`` events that are not :attr:`drawing_events`, all at once.
+
+        Args:
+            state: the state before them.
+            count: how many such events.
+
+        Returns:
+            The state with its event count advanced, otherwise unchanged.
+        """
+        return _replace(state, seq=state.seq + count)
+
+    def reduce_all(self, events: Iterable[ev.Event], state: StreamState | None = None) -> Reduction:
+        """Fold :meth:`reduce` over events, collecting every diff and diagnostic.
+
+        Args:
+            events: the events in stream order.
+            state: the state to start from; an empty one when omitted.
+
+        Returns:
+            The final state with all diffs and diagnostics in order.
+        """
+        current = state or StreamState()
+        diffs: list[PartDiff] = []
+        diagnostics: list[Diagnostic] = []
+        for event in events:
+            current, event_diffs, event_diagnostics = self.reduce(current, event)
+            diffs.extend(event_diffs)
+            diagnostics.extend(event_diagnostics)
+        return Reduction(current, tuple(diffs), tuple(diagnostics))
+
+    def rehydrate(self, messages: Iterable[ev.Message | Mapping[str, Any]]) -> Reduction:
+        """Rebuild the parts of stored history (beyond upstream's live-only clients).
+
+        An ``activity`` message with ``a2ui-surface`` content belongs to the nearest
+        preceding assistant (or reasoning) message; its operations are applied from
+        scratch, ``replace`` is not consulted, and a later activity with the same id
+        overwrites the earlier one (reference converter §1c).
+
+        Args:
+            messages: AG-UI messages as Structs or plain dicts, in history order.
+
+        Returns:
+            A state whose ``history`` holds one entry per owning assistant message.
+        """
+        history, diagnostics = rehydrate(messages, converter=self._converter, limits=self.limits)
+        return Reduction(StreamState(history=history), (), diagnostics)
+
+
+_Handled: TypeAlias = tuple[StreamState, tuple[PartDiff, ...], tuple[Diagnostic, ...]]
+_Handler: TypeAlias = Callable[[StreamState, Any, _Context], _Handled]
+
+
+def _current_run(state: StreamState) -> tuple[RunState, StreamState]:
+    """Return the current run, opening an anonymous one for events before any RUN_STARTED."""
+    if state.runs:
+        return state.runs[-1], state
+    run = RunState()
+    return run, msgspec.structs.replace(state, runs=(run,))
+
+
+def _with_run(state: StreamState, run: RunState) -> StreamState:
+    return msgspec.structs.replace(state, runs=(*state.runs[:-1], run))
+
+
+def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context) -> _Handled:
+    run = RunState(run_id=event.run_id, thread_id=event.thread_id)
+    past = state.runs
+    if past:
+        # No event reaches a past run again, so its buckets and caches are dead weight;
+        # its parts and lifecycles stay readable.
+        last = past[-1]
+        past = (*past[:-1], msgspec.structs.replace(last, buckets={}, cache=ConversionCache({})))
+    if context.keep_runs is not None:
+        past = past[len(past) - context.keep_runs :] if context.keep_runs else ()
+    return msgspec.structs.replace(state, runs=(*past, run)), (), ()
+
+
+def _on_run_ended(status: str) -> _Handler:
+    def handler(state: StreamState, _event: ev.Event, _context: _Context) -> _Handled:
+        if not state.runs:
+            return state, (), ()
+        run = msgspec.structs.replace(state.runs[-1], status=status)
+        return _with_run(state, run), (), ()
+
+    return handler
+
+
+def _on_activity_snapshot(
+    state: StreamState, event: ev.ActivitySnapshot, context: _Context
+) -> _Handled:
+    if event.activity_type != A2UI_ACTIVITY_TYPE:
+        return state, (), ()
+    key = event.message_id if isinstance(event.message_id, str) else ANONYMOUS_MESSAGE_ID
+    run, state = _current_run(state)
+    previous = run.buckets.get(key)
+    if event.replace is False and previous is not None:
+        return state, (), ()
+    raw = bytes(event.content)
+    if previous is not None and previous.content_bytes == raw:
+        # A cumulative snapshot identical to the last one: nothing to decode or apply.
+        return _place_bucket(state, run, previous, context, [], changed=False)
+    try:
+        view = _CONTENT_VIEW.decode(raw)
+    except msgspec.DecodeError as error:
+        return state, (), (_content_error(key, context, f"content is not valid: {error}"),)
+    operations = view.a2ui_operations
+    if isinstance(operations, list):
+        # Each Raw is a view into ``raw``, which the bucket keeps anyway: no second copy.
+        keys = operations
+        return _rebuild_bucket(state, run, key, keys, None, (UNSET, raw), context)
+    if not isinstance(operations, UnsetType):
+        message = "content.a2ui_operations is not an array; the snapshot changes nothing"
+        return state, (), (_content_error(key, context, message),)
+    if isinstance(view.status, UnsetType):
+        return state, (), ()
+    return _apply_lifecycle(state, run, key, _JSON.decode(raw), context)
+
+
+def _content_error(key: str, context: _Context, message: str) -> Diagnostic:
+    return Diagnostic(
+        code="activity.malformed",
+        message=message,
+        severity=Severity.ERROR,
+        seq=context.seq,
+        message_id=key,
+        path="$.content",
+    )
+
+
+def _apply_lifecycle(
+    state: StreamState, run: RunState, key: str, content: dict[str, Any], context: _Context
+) -> _Handled:
+    status = content.get("status")
+    diagnostics: tuple[Diagnostic, ...] = ()
+    if not isinstance(status, str):
+        message = "content.status is not a string; the lifecycle is unchanged"
+        return state, (), (_content_error(key, context, message),)
+    previous = run.lifecycles.get(key)
+    before = previous.phase if previous else None
+    phase = _LIFECYCLE.get((before, status))
+    if phase is None:
+        phase = status
+        diagnostics = (
+            Diagnostic(
+                code="activity.lifecycle_unexpected",
+                message=f"status {status!r} after {before or 'nothing'!r}; recorded as is",
+                severity=Severity.DEBUG,
+                seq=context.seq,
+                message_id=key,
+            ),
+        )
+    lifecycles = {**run.lifecycles, key: Lifecycle(phase=phase, content=content)}
+    return _with_run(state, msgspec.structs.replace(run, lifecycles=lifecycles)), (), diagnostics
+
+
+def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing all
+    state: StreamState,
+    run: RunState,
+    key: str,
+    keys: Sequence[Any],
+    documents: Sequence[Any] | None,
+    content: tuple[JSON | UnsetType, bytes | None],
+    context: _Context,
+    known: Sequence[DataChange] = (),
+) -> _Handled:
+    """Rebuild one bucket from its operations, reusing the unchanged prefix.
+
+    ``keys`` identify operations: bytes compare by value, decoded documents (after a
+    delta) by identity, since a patch copies only what it changes. ``content`` is the
+    decoded document (after a delta) and the undecoded bytes (from the wire).
+    ``known`` says how a delta changed data values, for the stages that would diff them.
+    """
+    diagnostics: list[Diagnostic] = []
+    limit = context.limits.max_operations
+    if len(keys) > limit:
+        diagnostics.append(
+            Diagnostic(
+                code="limit.operations",
+                message=f"{len(keys)} operations in one snapshot; only the first {limit} apply",
+                severity=Severity.ERROR,
+                seq=context.seq,
+                message_id=key,
+            )
+        )
+        keys = keys[:limit]
+    document, content_bytes = content
+    previous = run.buckets.get(key)
+    shared = _shared_prefix(previous.operation_keys, keys) if previous else 0
+    if previous is not None and shared == len(keys) == len(previous.operation_keys):
+        bucket = msgspec.structs.replace(
+            previous, operation_keys=tuple(keys), content=document, content_bytes=content_bytes
+        )
+        return _place_bucket(state, run, bucket, context, diagnostics, changed=False)
+    checkpoints = [c for c in previous.checkpoints if c[0] <= shared] if previous else []
+    start, surfaces = checkpoints[-1] if checkpoints else (0, {})
+    reference = previous.surfaces if previous is not None else {}
+    old_written = previous.written if previous is not None else {}
+    written = {index: value for index, value in old_written.items() if index < start}
+    claims = list(known)
+    for index in range(start, len(keys)):
+        if documents is None:
+            operation: Operation | Diagnostic
+            write = shared_write(keys[index], previous, index, claims)
+            if write is not None:
+                operation, text = write
+                written[index] = (operation.value, text)
+            else:
+                operation = decode_operation(keys[index], index=index)
+                if type(operation) is UpdateDataModel and operation.value is not UNSET:
+                    written[index] = (operation.value, None)
+        else:
+            operation = normalize_document(documents[index], index)
+        # Operations before ``shared`` are replayed from the nearest checkpoint; they
+        # were reported when first applied.
+        report = index >= shared
+        if isinstance(operation, Diagnostic):
+            if report:
+                diagnostics.append(_locate(operation, key, context))
+        else:
+            surfaces, found = apply_operation(
+                surfaces,
+                operation,
+                index=index,
+                limits=context.limits,
+                reference=reference,
+                known=claims,
+            )
+            if report:
+                diagnostics.extend(_locate(one, key, context) for one in found)
+        if _is_checkpoint(index + 1, len(keys)):
+            checkpoints.append((index + 1, surfaces))
+    # After a delta the data already shares what the patch left alone; only values
+    # decoded afresh from the wire need sharing.
+    fresh = documents is None
+    if fresh and previous is not None and checkpoints and checkpoints[-1][0] == len(keys):
+        surfaces = share_data(previous.surfaces, surfaces)
+        checkpoints[-1] = (len(keys), surfaces)
+    bucket = Bucket(
+        message_id=key,
+        surfaces=surfaces,
+        operation_keys=tuple(keys),
+        checkpoints=tuple(checkpoints),
+        content=document,
+        content_bytes=content_bytes,
+        written=written,
+    )
+    return _place_bucket(state, run, bucket, context, diagnostics, changed=True, known=claims)
+
+
+#: Snapshots of real agents carry a handful of operations: keep the surfaces after
+#: each of the first ones, so a re-sent snapshot restarts exactly where it changed.
+_DENSE_CHECKPOINTS = 64
+
+
+def _is_checkpoint(count: int, total: int) -> bool:
+    """Whether to keep the surfaces after the first ``count`` of ``total`` operations.
+
+    Every count up to ``_DENSE_CHECKPOINTS``, then powers of two, then the last: memory
+    stays logarithmic in a hostile snapshot's length, and a restart replays at most as
+    many operations again as it skipped.
+    """
+    return count <= _DENSE_CHECKPOINTS or count & (count - 1) == 0 or count == total
+
+
+def _shared_prefix(old: Sequence[Any], new: Sequence[Any]) -> int:
+    count = 0
+    for left, right in zip(old, new, strict=False):
+        if type(left) is _RAW and type(right) is _RAW:
+            if left != right:
+                break
+        elif left is not right:
+            break
+        count += 1
+    return count
+
+
+def _locate(diagnostic: Diagnostic, key: str, context: _Context) -> Diagnostic:
+    return msgspec.structs.replace(diagnostic, seq=context.seq, message_id=key)
+
+
+def _place_bucket(
+    state: StreamState,
+    run: RunState,
+    bucket: Bucket,
+    context: _Context,
+    diagnostics: list[Diagnostic],
+    *,
+    changed: bool,
+    known: Sequence[DataChange] = (),
+) -> _Handled:
+    """Store ``bucket`` as the most recent one and resynthesize the surfaces it touches.
+
+    Upstream's client deletes and re-inserts the bucket on every snapshot, so a
+    re-sent older bucket wins a shared surfaceId again even when nothing in it changed.
+    """
+    key = bucket.message_id
+    is_latest = next(reversed(run.buckets), None) == key
+    lifecycles = run.lifecycles
+    current = lifecycles.get(key)
+    if current is not None and current.phase != "painted":
+        lifecycles = {**lifecycles, key: msgspec.structs.replace(current, phase="painted")}
+    buckets = dict(run.buckets)
+    if not is_latest:
+        buckets.pop(key, None)
+    buckets[key] = bucket
+    new_run = msgspec.structs.replace(run, buckets=buckets, lifecycles=lifecycles)
+    if not changed and is_latest:
+        return _with_run(state, new_run), (), tuple(diagnostics)
+    previous = run.buckets.get(key)
+    touched = list(bucket.surfaces)
+    if previous is not None:
+        touched.extend(sid for sid in previous.surfaces if sid not in bucket.surfaces)
+    new_run, diffs, found = _synthesize(new_run, touched, context, known)
+    diagnostics.extend(found)
+    return _with_run(state, new_run), diffs, tuple(diagnostics)
+
+
+def _owner(buckets: dict[str, Bucket], surface_id: str) -> tuple[str, Surface] | None:
+    """Return the most recent bucket holding ``surface_id`` and its surface."""
+    for message_id in reversed(buckets):
+        surface = buckets[message_id].surfaces.get(surface_id)
+        if surface is not None:
+            return message_id, surface
+    return None
+
+
+def _synthesize(
+    run: RunState, touched: Iterable[str], context: _Context, known: Sequence[DataChange] = ()
+) -> tuple[RunState, tuple[PartDiff, ...], list[Diagnostic]]:
+    """Recompute the parts of the touched surfaces and diff them against the run's parts.
+
+    Diffs come in the order of the parts afterwards (adds and updates), then removes.
+    """
+    cache = dict(run.cache.value)
+    parts = dict(run.parts)
+    diffs: list[PartDiff] = []
+    removed: list[PartDiff] = []
+    diagnostics: list[Diagnostic] = []
+    for surface_id in dict.fromkeys(touched):
+        owner = _owner(run.buckets, surface_id)
+        old = parts.get(surface_id)
+        element = None
+        if owner is None:
+            cache.pop(surface_id, None)
+        else:
+            element = _convert(cache, surface_id, owner, context, diagnostics, known=known)
+        if owner is None or element is None:
+            if old is not None:
+                del parts[surface_id]
+                removed.append(_diff("remove", old, context, run))
+            continue
+        message_id = owner[0]
+        if old is not None and (old.args is element or old.args == element):
+            if old.message_id != message_id:
+                parts[surface_id] = msgspec.structs.replace(old, message_id=message_id)
+            continue
+        part = Part(
+            tool_call_id=TOOL_CALL_PREFIX + surface_id,
+            surface_id=surface_id,
+            message_id=message_id,
+            args=element,
+        )
+        parts[surface_id] = part
+        if old is None:
+            diffs.append(_diff("add", part, context, run))
+        else:
+            diffs.append(_diff("update", part, context, run, previous_args=old.args))
+    if len(diffs) > 1:
+        order = {surface_id: index for index, surface_id in enumerate(parts)}
+        diffs.sort(key=lambda d: order[d.surface_id])
+    new_run = msgspec.structs.replace(run, parts=parts, cache=ConversionCache(cache))
+    return new_run, (*diffs, *removed), diagnostics
+
+
+def _convert(
+    cache: dict[str, tuple[Surface, Conversion]],
+    surface_id: str,
+    owner: tuple[str, Surface],
+    context: _Context,
+    diagnostics: list[Diagnostic],
+    *,
+    known: Sequence[DataChange],
+) -> dict[str, Any] | None:
+    """Convert a surface, reusing the cached conversion when the surface is the same object.
+
+    A conversion's warnings are reported when they appear: a redraw whose conversion
+    warns of what the previous one of the surface did says nothing again, so a stream
+    of deltas to a surface with a lasting problem reports it once, not at every delta.
+    """
+    message_id, surface = owner
+    cached = cache.get(surface_id)
+    if cached is not None and cached[0] is surface:
+        return cached[1].element
+    previous = cached[1] if cached is not None else None
+    conversion = context.converter.convert(surface, previous, known=known)
+    cache[surface_id] = (surface, conversion)
+    warnings = conversion.warnings
+    if warnings and previous is not None and previous.warnings:
+        reported = set(previous.warnings)
+        warnings = tuple(warning for warning in warnings if warning not in reported)
+    diagnostics.extend(_locate(warning, message_id, context) for warning in warnings)
+    return conversion.element
+
+
+def _diff(
+    op: Literal["add", "update", "remove"],
+    part: Part,
+    context: _Context,
+    run: RunState,
+    *,
+    previous_args: dict[str, Any] | UnsetType = UNSET,
+) -> PartDiff:
+    return PartDiff(
+        op=op,
+        seq=context.seq,
+        run_id=run.run_id,
+        message_id=part.message_id,
+        surface_id=part.surface_id,
+        tool_call_id=part.tool_call_id,
+        tool_name=part.tool_name,
+        args=UNSET if op == "remove" else part.args,
+        previous_args=previous_args,
+    )
+
+
+def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Context) -> _Handled:
+    if event.activity_type != A2UI_ACTIVITY_TYPE:
+        return state, (), ()
+    key = event.message_id if isinstance(event.message_id, str) else ANONYMOUS_MESSAGE_ID
+    run, state = _current_run(state)
+    bucket = run.buckets.get(key)
+    lifecycle = run.lifecycles.get(key)
+    if bucket is not None:
+        content = bucket.content
+        if isinstance(content, UnsetType):
+            content = _content_of(bucket)
+    elif lifecycle is not None:
+        content = lifecycle.content
+    else:
+        return (
+            state,
+            (),
+            (
+                Diagnostic(
+                    code="activity.delta_unknown",
+                    message="ACTIVITY_DELTA for a messageId with no snapshot; ignored",
+                    severity=Severity.WARNING,
+                    seq=context.seq,
+                    message_id=key,
+                ),
+            ),
+        )
+    try:
+        patched = apply_patch(content, event.patch)
+    except PatchError as error:
+        return (
+            state,
+            (),
+            (
+                Diagnostic(
+                    code="activity.patch_failed",
+                    message=f"{error}; the state is unchanged",
+                    severity=Severity.WARNING,
+                    seq=context.seq,
+                    message_id=key,
+                    path=f"$.patch[{error.index}]",
+                ),
+            ),
+        )
+    if not isinstance(patched, dict):
+        message = "the patched content is not an object; the state is unchanged"
+        return state, (), (_content_error(key, context, message),)
+    operations = patched.get(OPERATIONS_KEY)
+    if isinstance(operations, list):
+        known = delta_changes(content, patched, event.patch)
+        return _rebuild_bucket(
+            state, run, key, operations, operations, (patched, None), context, known
+        )
+    if operations is not None:
+        message = "the patch left content.a2ui_operations not an array; the state is unchanged"
+        return state, (), (_content_error(key, context, message),)
+    if "status" in patched:
+        return _apply_lifecycle(state, run, key, patched, context)
+    return state, (), ()
+
+
+def _content_of(bucket: Bucket) -> dict[str, Any]:
+    """Decode the operations a bucket was built from into a content document.
+
+    Needed once, when the first delta arrives for a bucket built from wire bytes;
+    afterwards the bucket keeps the document and deltas cost what they change.
+    """
+    return {OPERATIONS_KEY: [_document_of(key) for key in bucket.operation_keys]}
+
+
+def _document_of(key: Any) -> Any:
+    """One operation as a JSON value; ``None`` for bytes that never decoded.
+
+    Such an operation (a number out of range, say) was skipped with a diagnostic when
+    its snapshot arrived; as ``null`` it is skipped again, and a delta cannot raise.
+    """
+    if type(key) is not _RAW:
+        return key
+    try:
+        return _JSON.decode(key)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+
+
+def _on_messages_snapshot(
+    state: StreamState, event: ev.MessagesSnapshot, context: _Context
+) -> _Handled:
+    history, diagnostics = rehydrate(
+        event.messages, converter=context.converter, limits=context.limits
+    )
+    return msgspec.structs.replace(state, history=history), (), diagnostics
+
+
+_HANDLERS: dict[type[Any], _Handler] = {
+    ev.RunStarted: _on_run_started,
+    ev.RunFinished: _on_run_ended("finished"),
+    ev.RunError: _on_run_ended("error"),
+    ev.ActivitySnapshot: _on_activity_snapshot,
+    ev.ActivityDelta: _on_activity_delta,
+    ev.MessagesSnapshot: _on_messages_snapshot,
+}

@@ -1,0 +1,167 @@
+"""Sharing: how data re-sent or patched keeps the identity of what came before.
+
+Owns what the reducer knows of a data model's change without diffing it: a value a
+wire snapshot re-sends is set text against text with what the same operation wrote
+last time (:func:`shared_write`); a value a delta patched is read for the paths its
+patch replaced (:func:`delta_changes`); anything else is shared by value
+(:func:`share_data`). Unchanged parts keep their identity, which every later stage
+checks with an ``is``, and what is known of the changed paths travels as
+:class:`~a2ui_stream._tree.patch.DataChange` claims, which each stage checks by identity
+before it trusts them.
+
+Must not import: conversion, the reducer, request or shell modules. Does no I/O, no
+logging.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from a2ui_stream._state.stream import OPERATIONS_KEY
+from a2ui_stream._tree.patch import DataChange, replaced_paths, share, share_text
+from a2ui_stream._wire.numbers import js_number
+from a2ui_stream._wire.writes import data_value_text, decode_data_write
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from a2ui_stream._state.stream import Bucket, Surfaces
+    from a2ui_stream._state.surface import Surface
+    from a2ui_stream._wire.a2ui import UpdateDataModel
+
+__all__ = ["delta_changes", "share_data", "shared_write"]
+
+_RAW = msgspec.Raw
+#: Data values decode as every A2UI message does: numbers read as JavaScript reads them.
+_VALUE = msgspec.json.Decoder(float_hook=js_number)
+#: Tokens of ``/a2ui_operations/<i>/updateDataModel/value``, where data values start.
+_VALUE_DEPTH = 4
+_DATA_WRITE = "updateDataModel"
+_ABSENT: Any = object()
+_NOT_WRITTEN: tuple[Any, None] = (_ABSENT, None)
+
+
+def shared_write(
+    key: Any, previous: Bucket | None, index: int, claims: list[DataChange]
+) -> tuple[UpdateDataModel, msgspec.Raw | None] | None:
+    """Decode a data write whose value shares what it has in common with the last one.
+
+    Why: a cumulative snapshot re-sends the whole data model. Set text against text
+    with what the same operation wrote last time (:func:`share_text`), only what is
+    new is decoded, the unchanged parts keep their identity, which every later stage
+    checks with an ``is``, and the changed paths become a claim that spares those
+    stages a diff.
+
+    Args:
+        key: the operation's undecoded bytes.
+        previous: the bucket the last snapshot of the same messageId built, if any.
+        index: the operation's position in the snapshot.
+        claims: receives the claim of what changed, when one can be made.
+
+    Returns:
+        The operation and its value's text (kept for next time); ``None`` when the
+        operation is not a plain data write over one written last time, or its new
+        parts do not decode, for :func:`~a2ui_stream.a2ui.decode_operation` to decode
+        and report.
+    """
+    if previous is None or index >= len(previous.operation_keys):
+        return None
+    old_key = previous.operation_keys[index]
+    old_value, old_text = previous.written.get(index, _NOT_WRITTEN)
+    if old_value is _ABSENT or type(old_key) is not _RAW or type(key) is not _RAW:
+        return None
+    opened = decode_data_write(key)
+    if opened is None:
+        return None
+    operation, new_text = opened
+    if old_key == key:  # replayed from a checkpoint: the very value written last time
+        return msgspec.structs.replace(operation, value=old_value), old_text
+    if old_text is None:
+        old_text = data_value_text(old_key)
+        if old_text is None:
+            return None
+    try:
+        value, paths = share_text(old_value, old_text, new_text, _VALUE.decode)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    if paths is not None and value is not old_value:
+        claims.append(DataChange(old_value, value, paths))
+    return msgspec.structs.replace(operation, value=value), new_text
+
+
+def share_data(old: Surfaces, new: Surfaces) -> Surfaces:
+    """Give each rebuilt surface's data the identity of the equal parts of its old data.
+
+    Why: a cumulative snapshot re-sends the whole data model, so it arrives as new
+    objects even where nothing changed; shared, the converter reuses every subtree that
+    reads only unchanged data with an identity check.
+
+    Args:
+        old: the surfaces the last snapshot built.
+        new: the surfaces this one built.
+
+    Returns:
+        ``new``, with each surface's data sharing its old data's equal parts.
+    """
+    shared: dict[str, Surface] | None = None
+    for surface_id, surface in new.items():
+        before = old.get(surface_id)
+        if before is None or before.data_model is surface.data_model:
+            continue
+        data = share(before.data_model, surface.data_model)
+        if data is not surface.data_model:
+            shared = shared if shared is not None else dict(new)
+            shared[surface_id] = msgspec.structs.replace(surface, data_model=data)
+    return shared if shared is not None else new
+
+
+def delta_changes(content: Any, patched: Any, patch: Sequence[Any]) -> tuple[DataChange, ...]:
+    """How a delta changed the data values of ``updateDataModel`` operations, from its patch.
+
+    Why: the patch names the values it replaced, so the size estimate and the converter
+    need not diff the old and new data models to find them; that diff costs a step per
+    child of every container on the way, which grows with the model.
+
+    Only a patch of ``replace`` (and ``test``) operations says exactly what changed; one
+    that replaces a whole operation or the list says nothing of the values inside.
+
+    Args:
+        content: the activity content before the patch.
+        patched: the content after it.
+        patch: the patch, already applied.
+
+    Returns:
+        One claim per ``updateDataModel`` operation whose value the patch changed.
+    """
+    paths = replaced_paths(patch)
+    if not paths:
+        return ()
+    # A path above a data value (a whole operation, say) hides every path inside it,
+    # so an operation replaced whole gets no claim.
+    inside: dict[str, list[tuple[str, ...]]] = {}
+    for path in paths:
+        if (
+            len(path) >= _VALUE_DEPTH
+            and path[0] == OPERATIONS_KEY
+            and path[2] == _DATA_WRITE
+            and path[3] == "value"
+        ):
+            inside.setdefault(path[1], []).append(path[_VALUE_DEPTH:])
+    changes = []
+    for index, changed in inside.items():
+        before, after = _data_value(content, index), _data_value(patched, index)
+        if before is not _ABSENT and after is not _ABSENT and before is not after:
+            changes.append(DataChange(before, after, tuple(changed)))
+    return tuple(changes)
+
+
+def _data_value(content: Any, index: str) -> Any:
+    """The ``value`` of the ``updateDataModel`` operation at ``index``, or ``_ABSENT``."""
+    operations = content.get(OPERATIONS_KEY) if type(content) is dict else None
+    if type(operations) is not list or not index.isdigit() or int(index) >= len(operations):
+        return _ABSENT
+    operation = operations[int(index)]
+    write = operation.get(_DATA_WRITE) if type(operation) is dict else None
+    return write.get("value", _ABSENT) if type(write) is dict else _ABSENT

@@ -1,0 +1,446 @@
+"""The durable event log: decoded events kept in a file before they change any state.
+
+Owns :class:`FileLog`, an :class:`~a2ui_stream._engine.eventlog.EventLog` stored as a
+file of newline-terminated lines (one compact JSON event per line, so a log file is
+itself an AG-UI JSONL recording any tool can read).
+
+The log knows nothing of event types: it appends and reads ``bytes`` lines without their
+terminator, numbered from 0 (the *seq*). Encoding and decoding events is the caller's job
+(``a2ui_stream._wire.codec``). This is a shell module: it opens files, takes locks and calls
+``fsync``; it must not be imported by any core module. It imports the log contract from
+the engine, and otherwise only errors and diagnostics.
+
+File format and recovery rules:
+
+- A record is the line's bytes followed by a line feed; a record is committed once its
+  terminator is in the file. Lines may not be empty or contain a line feed.
+- Opening a file scans it once (memory independent of its length), counts its records
+  and truncates a torn last fragment: any bytes after the last line feed. Such bytes can
+  only be the tail of a write the writer never returned from, so dropping them loses
+  nothing that was acknowledged. The drop is reported in :attr:`FileLog.recovered`.
+- One writer at a time: the open file holds an exclusive ``flock``. Read-only opens take
+  no lock, never truncate, and see the records committed when they opened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from a2ui_stream._engine.eventlog import Closable, check_line, check_start
+from a2ui_stream._shell import logscan
+from a2ui_stream.errors import LogLockedError, UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+
+    from a2ui_stream._wire.diagnostics import Diagnostic
+
+__all__ = ["FileLog", "FsyncPolicy"]
+
+FsyncPolicy = Literal["always", "batch", "never"]
+"""When :class:`FileLog` makes appended records durable.
+
+``"always"``: ``append`` returns only after the record is written and synced to disk.
+``"batch"``: synced once ``batch_events`` records or ``batch_ms`` milliseconds have gone
+by since the last sync (checked when appending), and at ``flush()`` / ``close()``.
+``"never"``: written to the operating system on every append, synced when it decides.
+Every policy writes each append to the kernel before returning, so a killed *process*
+loses nothing acknowledged; the policies differ only on power loss or a kernel crash.
+"""
+
+_NEWLINE = b"\n"
+#: The clock ``"batch"`` measures ``batch_ms`` with (a name tests can replace).
+_clock = time.monotonic
+
+
+def _sync_function() -> Callable[[int], None]:
+    """Pick the cheapest call that makes appended bytes durable on this platform.
+
+    ``fdatasync`` skips the timestamp update ``fsync`` also writes, but still flushes the
+    file size an append changes, which is what reading the record back needs.
+    """
+    return getattr(os, "fdatasync", os.fsync)
+
+
+class FileLog(Closable):
+    """An :class:`EventLog` in a file of newline-terminated lines, one writer at a time.
+
+    Open it with :meth:`open`. Not safe for concurrent use from several threads. Besides
+    the contract it offers :meth:`read_from_offset` (resume at a byte offset, such as a
+    :attr:`size` saved earlier) and :attr:`recovered` (what opening repaired).
+    """
+
+    recovered: Diagnostic | None
+    """A ``log.torn_tail`` warning when opening found (and, unless read-only, truncated)
+    an incomplete last line; ``None`` when the file ended cleanly."""
+
+    def __init__(
+        self,
+        *,
+        path: Path,
+        fd: int,
+        readonly: bool,
+        scan: logscan.Scan,
+        policy: FsyncPolicy,
+        batch_events: int,
+        batch_ms: float,
+        recovered: Diagnostic | None,
+    ) -> None:
+        """Wrap an opened, locked and scanned file; use :meth:`open` instead."""
+        self.path = path
+        self.recovered = recovered
+        self._fd = fd
+        self._readonly = readonly
+        self._count = scan.records
+        self._size = scan.committed
+        self._index = scan.positions
+        stat = os.fstat(fd)
+        self._identity = (stat.st_dev, stat.st_ino)
+        self._failure: BaseException | None = None
+        self._sync = _sync_function()
+        self._batch_events = batch_events
+        self._batch_seconds = batch_ms / 1000.0
+        self._unsynced = 0
+        self._last_sync = _clock()
+        # Decide once which sync step follows a write (structlog's _make_stamper habit).
+        self._after_write: Callable[[], None] = {
+            "always": self._sync_always,
+            "batch": self._sync_batch,
+            "never": self._sync_never,
+        }[policy]
+        self._policy = policy
+
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        fsync: FsyncPolicy = "always",
+        batch_events: int = 256,
+        batch_ms: float = 50.0,
+        readonly: bool = False,
+    ) -> FileLog:
+        """Open (creating if needed) a log file, lock it and recover a torn tail.
+
+        Args:
+            path: the log file; created if absent unless ``readonly``.
+            fsync: when appends become durable, see :data:`FsyncPolicy`.
+            batch_events: with ``"batch"``, sync after this many unsynced records.
+            batch_ms: with ``"batch"``, sync on the first append this many milliseconds
+                after the last sync.
+            readonly: read an existing log without locking, truncating or appending
+                (for example while another process writes it); a torn tail is reported
+                in :attr:`recovered` and skipped, and later appends by others are not seen.
+
+        Returns:
+            The open log, positioned after its last complete record.
+
+        Raises:
+            UsageError: ``fsync``, ``batch_events`` or ``batch_ms`` is invalid.
+            LogLockedError: another writer (process or open log) holds the file.
+            OSError: the file cannot be opened, read, truncated or synced.
+        """
+        if fsync not in ("always", "batch", "never"):
+            raise UsageError(f"fsync must be 'always', 'batch' or 'never', not {fsync!r}")
+        if batch_events < 1 or batch_ms < 0:
+            raise UsageError("batch_events must be at least 1 and batch_ms at least 0")
+        log_path = Path(path)
+        if readonly:
+            fd = os.open(log_path, os.O_RDONLY | os.O_CLOEXEC)
+            created = False
+        else:
+            created = not log_path.exists()
+            fd = os.open(log_path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            if not readonly:
+                _lock(fd, log_path)
+            scan = logscan.scan(fd)
+            recovered = None
+            if scan.total != scan.committed:
+                recovered = logscan.torn_tail(log_path, scan, readonly=readonly)
+                if not readonly:
+                    os.ftruncate(fd, scan.committed)
+                    if fsync != "never":
+                        _sync_function()(fd)
+            if created and fsync != "never":
+                _sync_directory(log_path.parent)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(
+            path=log_path,
+            fd=fd,
+            readonly=readonly,
+            scan=scan,
+            policy=fsync,
+            batch_events=batch_events,
+            batch_ms=batch_ms,
+            recovered=recovered,
+        )
+
+    @property
+    def size(self) -> int:
+        """Committed bytes: the offset at which the next record will start."""
+        return self._size
+
+    @property
+    def fsync(self) -> FsyncPolicy:
+        """The fsync policy chosen at open."""
+        return self._policy
+
+    def append(self, line: bytes) -> int:
+        """Append one line and make it durable as the fsync policy says.
+
+        Args:
+            line: the record, without terminator.
+
+        Returns:
+            The line's seq.
+
+        Raises:
+            UsageError: the log is closed, read-only or failed earlier, or the line is
+                empty or contains a line feed.
+            OSError: writing or syncing failed; the log refuses appends from then on.
+        """
+        self._check_writable()
+        check_line(line)
+        self._write(line + _NEWLINE, 1)
+        return self._count - 1
+
+    def append_many(self, lines: Sequence[bytes]) -> int:
+        """Append several lines in one write, then sync as the policy says.
+
+        A crash may keep a prefix of the lines (never a partial one); the call returns
+        only once all are written.
+
+        Args:
+            lines: the records in order; may be empty.
+
+        Returns:
+            The seq of the log's last record afterwards (-1 if the log is still empty).
+
+        Raises:
+            UsageError: the log is closed, read-only or failed earlier, or a line is
+                empty or contains a line feed (then nothing is written).
+            OSError: writing or syncing failed; the log refuses appends from then on.
+        """
+        self._check_writable()
+        if lines:
+            for line in lines:
+                check_line(line)
+            self._write(_NEWLINE.join(lines) + _NEWLINE, len(lines))
+        return self._count - 1
+
+    def flush(self) -> None:
+        """Sync everything appended so far to disk, whatever the policy.
+
+        Raises:
+            UsageError: the log is closed.
+            OSError: syncing failed; the log refuses appends from then on.
+        """
+        self._check_open()
+        if not self._readonly and self._failure is None:
+            self._sync_now()
+
+    def read(self, start: int = 0) -> Iterator[tuple[int, bytes]]:
+        """Stream records from seq ``start`` to the last record committed at this call.
+
+        Jumps to the nearest index entry at or before ``start`` and skips forward from
+        there (at most about one index stride of reading); memory use does not depend
+        on the log's length.
+
+        Args:
+            start: the first seq to yield; ``len(self)`` yields nothing.
+
+        Returns:
+            An iterator of ``(seq, line)``; the file is opened on the first ``next``.
+
+        Raises:
+            UsageError: the log is closed or ``start`` is outside ``0..len(self)``.
+            OSError: (while iterating) the file was replaced or shrank under the log.
+        """
+        self._check_open()
+        check_start(start, self._count)
+        offset, seq = self._index.at_seq(start)
+        return self._iterate(offset, seq, start, self._count, self._size)
+
+    def read_from_offset(self, offset: int) -> Iterator[tuple[int, bytes]]:
+        """Stream records from the one starting at byte ``offset`` (fast resume).
+
+        ``offset`` must be a record boundary: 0, :attr:`size`, or a value :attr:`size`
+        had earlier. The seq of that record is found from the index by counting line
+        terminators between the nearest index entry and ``offset``.
+
+        Args:
+            offset: byte offset of the first record to yield.
+
+        Returns:
+            An iterator of ``(seq, line)``.
+
+        Raises:
+            UsageError: the log is closed, or ``offset`` is outside the committed bytes
+                or not at the start of a record.
+            OSError: reading the file failed.
+        """
+        self._check_open()
+        if not 0 <= offset <= self._size:
+            raise UsageError(f"offset {offset} is outside the log's {self._size} bytes")
+        if offset and os.pread(self._fd, 1, offset - 1) != _NEWLINE:
+            raise UsageError(f"offset {offset} is not the start of a record in {self.path}")
+        indexed, seq = self._index.at_offset(offset)
+        seq += logscan.count_newlines(self._fd, indexed, offset)
+        return self._iterate(offset, seq, seq, self._count, self._size)
+
+    def __len__(self) -> int:
+        """Return the number of committed records."""
+        return self._count
+
+    def close(self) -> None:
+        """Sync what is pending (``"batch"``), release the lock and close the file.
+
+        With ``"never"`` nothing is synced here either. Closing twice is harmless.
+
+        Raises:
+            OSError: the final sync failed (the file is closed regardless).
+        """
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self._policy == "batch" and self._unsynced and self._failure is None:
+                self._sync(self._fd)
+        finally:
+            os.close(self._fd)
+
+    def __repr__(self) -> str:
+        """Show path, record count and state."""
+        state = "closed" if self._closed else ("readonly" if self._readonly else self._policy)
+        return f"<FileLog {str(self.path)!r} records={self._count} {state}>"
+
+    # -- writing -------------------------------------------------------------------------
+
+    def _write(self, data: bytes, records: int) -> None:
+        """Write whole records at the end of the file, then run the policy's sync step."""
+        start = self._size
+        view = memoryview(data)
+        try:
+            while view:
+                # O_APPEND: every write lands at the end; a short write is continued.
+                view = view[os.write(self._fd, view) :]
+        except BaseException as exc:
+            # Also on KeyboardInterrupt: a record left half written would merge with the
+            # next one, so cut it off and refuse further appends.
+            self._fail(exc, truncate_to=start)
+            raise
+        if start + len(data) >= self._index.next_at:
+            self._index.add(data, len(data), start, self._count)
+        self._count += records
+        self._size = start + len(data)
+        self._unsynced += records
+        self._after_write()
+
+    def _sync_always(self) -> None:
+        self._sync_now()
+
+    def _sync_batch(self) -> None:
+        if (
+            self._unsynced >= self._batch_events
+            or _clock() - self._last_sync >= self._batch_seconds
+        ):
+            self._sync_now()
+
+    def _sync_never(self) -> None:
+        """Leave syncing to the operating system."""
+
+    def _sync_now(self) -> None:
+        try:
+            self._sync(self._fd)
+        except BaseException as exc:
+            # After a failed fsync the kernel may have dropped the dirty pages, and a
+            # retry would report success: the only safe answer is to stop appending.
+            self._fail(exc, truncate_to=None)
+            raise
+        self._unsynced = 0
+        self._last_sync = _clock()
+
+    def _fail(self, exc: BaseException, *, truncate_to: int | None) -> None:
+        """Remember a failed write or sync; cut a partial record off if possible."""
+        self._failure = exc
+        if truncate_to is not None:
+            # If even this fails, the next open truncates the fragment (torn-tail recovery).
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, truncate_to)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise UsageError(f"the log {self.path} is closed")
+
+    def _check_writable(self) -> None:
+        self._check_open()
+        if self._readonly:
+            raise UsageError(f"the log {self.path} was opened read-only")
+        if self._failure is not None:
+            raise UsageError(
+                f"the log {self.path} refuses appends after a failed write or sync "
+                f"({self._failure!r}); close and reopen it"
+            )
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _iterate(
+        self, offset: int, seq: int, start: int, end: int, size: int
+    ) -> Iterator[tuple[int, bytes]]:
+        """Yield records ``start..end-1``, beginning the scan at record ``seq`` at ``offset``.
+
+        Reads through a separate open file (so closing the log, or its lock, never
+        depends on a reader), checked to be the same file the log holds.
+        """
+        with self.path.open("rb") as file:
+            stat = os.fstat(file.fileno())
+            if (stat.st_dev, stat.st_ino) != self._identity:
+                raise OSError(f"the log file {self.path} was replaced while open")
+            file.seek(offset)
+            readline = file.readline
+            while seq < end:
+                raw = readline()
+                if not raw.endswith(_NEWLINE):
+                    raise OSError(
+                        f"the log file {self.path} ends before its {size} committed bytes "
+                        f"(record {seq}): it was changed by another program"
+                    )
+                if seq >= start:
+                    yield seq, raw[:-1]
+                seq += 1
+
+
+def _lock(fd: int, path: Path) -> None:
+    """Take the one-writer lock on an open log file.
+
+    ``flock`` locks belong to the open file description, so a second open of the same
+    path conflicts even inside one process (unlike ``fcntl`` record locks).
+
+    Raises:
+        LogLockedError: another open file description holds the lock.
+    """
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise LogLockedError(
+            f"the event log {path} is locked by another writer "
+            "(another process, or another open log in this one); "
+            "only one writer may append at a time"
+        ) from None
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make a newly created file's directory entry durable."""
+    fd = os.open(directory, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,143 @@
+"""The layout of a log file: complete records, a torn tail, and where each record starts.
+
+Owns the scan a :class:`~a2ui_stream._shell.filelog.FileLog` makes when it opens a file (count the
+newline-terminated records, find a torn last fragment, build a sparse seq-to-offset
+index) and the reads that resume at a seq or a byte offset. Reads in fixed-size chunks,
+so memory never depends on the log's length. Shell layer, like the log: it reads files;
+no core module may import it, and it imports nothing from the package but diagnostics.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+from array import array
+from typing import TYPE_CHECKING, NamedTuple
+
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = [
+    "INDEX_STRIDE",
+    "SCAN_CHUNK",
+    "Index",
+    "Scan",
+    "count_newlines",
+    "scan",
+    "torn_tail",
+]
+
+#: Bytes between two entries of the sparse seq-to-offset index: 16 bytes of index per
+#: MiB of log, so resuming at any seq reads at most about this much before the first
+#: record it yields.
+INDEX_STRIDE = 1 << 20
+#: Read size for the scan at open and for skipping to a resume point.
+SCAN_CHUNK = 1 << 20
+#: How much of a torn fragment a diagnostic quotes.
+_RAW_PREFIX = 64
+_NEWLINE = b"\n"
+
+
+class Index:
+    """A sparse map from seq to byte offset: one record start per stride of the file.
+
+    Positions are data: each entry is the seq and offset of a record start, so resuming
+    at a seq or an offset is a bisect plus a short forward scan, never a guess.
+    """
+
+    def __init__(self) -> None:
+        """Start with record 0 at offset 0."""
+        self.seqs = array("q", [0])
+        self.offsets = array("q", [0])
+        self.next_at = INDEX_STRIDE
+
+    def add(self, data: bytes | bytearray, length: int, offset: int, seq: int) -> None:
+        """Index the first record starting at or after each due stride point in ``data``.
+
+        Args:
+            data: file bytes from byte ``offset`` on, inside or at the start of record ``seq``.
+            length: how many bytes of ``data`` are valid.
+            offset: the file offset of ``data[0]``.
+            seq: the seq of the record ``data[0]`` belongs to.
+        """
+        counted_to = 0
+        while offset + length >= self.next_at:
+            # A record starts at byte r when byte r - 1 is a line feed.
+            found = data.find(_NEWLINE, max(self.next_at - offset - 1, 0), length)
+            if found < 0:
+                return
+            seq += data.count(_NEWLINE, counted_to, found + 1)
+            counted_to = found + 1
+            self.seqs.append(seq)
+            self.offsets.append(offset + counted_to)
+            self.next_at = offset + counted_to + INDEX_STRIDE
+
+    def at_seq(self, seq: int) -> tuple[int, int]:
+        """Return ``(offset, seq)`` of the last indexed record start at or before ``seq``."""
+        at = bisect.bisect_right(self.seqs, seq) - 1
+        return self.offsets[at], self.seqs[at]
+
+    def at_offset(self, offset: int) -> tuple[int, int]:
+        """Return ``(offset, seq)`` of the last indexed record start at or before ``offset``."""
+        at = bisect.bisect_right(self.offsets, offset) - 1
+        return self.offsets[at], self.seqs[at]
+
+
+class Scan(NamedTuple):
+    """What the scan at open found."""
+
+    records: int
+    committed: int
+    total: int
+    fragment: bytes
+    positions: Index
+
+
+def scan(fd: int) -> Scan:
+    """Count and index records and find where the last one ends, in fixed-size chunks."""
+    index = Index()
+    buffer = bytearray(SCAN_CHUNK)
+    records = committed = position = 0
+    while got := os.preadv(fd, [buffer], position):
+        if position + got >= index.next_at:
+            index.add(buffer, got, position, records)
+        newlines = buffer.count(_NEWLINE, 0, got)
+        if newlines:
+            records += newlines
+            committed = position + buffer.rfind(_NEWLINE, 0, got) + 1
+        position += got
+    fragment = os.pread(fd, min(position - committed, _RAW_PREFIX), committed)
+    return Scan(records, committed, position, fragment, index)
+
+
+def torn_tail(path: Path, scan: Scan, *, readonly: bool) -> Diagnostic:
+    """Describe the incomplete last line found at open."""
+    count, size, dropped = scan.records, scan.committed, scan.total - scan.committed
+    action = "ignored" if readonly else "truncated"
+    return Diagnostic(
+        code="log.torn_tail",
+        message=(
+            f"{action} an incomplete last line of {dropped} bytes at byte {size} of {path} "
+            f"(a write interrupted by a crash); kept {count} complete events"
+        ),
+        severity=Severity.WARNING,
+        line=count + 1,
+        offset=size,
+        seq=count,
+        raw=scan.fragment,
+    )
+
+
+def count_newlines(fd: int, start: int, stop: int) -> int:
+    """Count line terminators in the file's bytes ``start..stop`` in fixed-size chunks."""
+    total = 0
+    buffer = bytearray(SCAN_CHUNK)
+    while start < stop:
+        got = os.preadv(fd, [memoryview(buffer)[: min(SCAN_CHUNK, stop - start)]], start)
+        if not got:
+            break
+        total += buffer.count(_NEWLINE, 0, got)
+        start += got
+    return total

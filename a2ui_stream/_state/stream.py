@@ -1,0 +1,239 @@
+"""The stream state: runs, buckets, parts and diffs, as immutable values.
+
+Owns the value types the surface engine produces and callers keep: :class:`StreamState`
+(every run and the surfaces restored from history), :class:`RunState`, :class:`Bucket`,
+:class:`Part`, :class:`PartDiff`, :class:`Lifecycle` and :class:`HistoryEntry`, and the
+wire strings of the convention (activity type, tool-call id prefix, tool name).
+
+Imports only the wire and tree layers and surface values: never conversion, the
+engine, the request side or the shell. Holds no logic beyond reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeAlias
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from a2ui_stream._state.surface import Surface
+from a2ui_stream._tree.patch import diff as json_diff
+
+__all__ = [
+    "A2UI_ACTIVITY_TYPE",
+    "ANONYMOUS_MESSAGE_ID",
+    "OPERATIONS_KEY",
+    "PRESENT_TOOL_NAME",
+    "TOOL_CALL_PREFIX",
+    "Bucket",
+    "ConversionCache",
+    "HistoryEntry",
+    "Lifecycle",
+    "Part",
+    "PartDiff",
+    "RunState",
+    "StreamState",
+    "Surfaces",
+]
+
+#: The activity type that carries A2UI surfaces (AG-UI middleware convention).
+A2UI_ACTIVITY_TYPE = "a2ui-surface"
+#: Bucket key for a snapshot without a messageId, as upstream's client names it.
+ANONYMOUS_MESSAGE_ID = "a2ui:anonymous"
+#: The tool name every synthesized surface part carries.
+PRESENT_TOOL_NAME = "present"
+#: Prefix of synthesized tool-call ids; reserved, never used by genuine agent calls.
+TOOL_CALL_PREFIX = "a2ui:"
+#: Key of the operation list in an a2ui-surface activity's content.
+OPERATIONS_KEY = "a2ui_operations"
+
+Surfaces: TypeAlias = Mapping[str, Surface]
+"""Surfaces by surfaceId, insertion-ordered; never mutated."""
+JSON: TypeAlias = Any
+
+
+class ConversionCache:
+    """A derived cache carried inside a state: it never makes two states unequal.
+
+    Conversions are memoised per surface so an unchanged surface is never converted
+    twice. Two states built from the same events hold equal parts but may hold caches
+    built along different paths; equality must not see the difference. What a
+    conversion is belongs to the layers above: here it is an opaque value beside the
+    surface it was made from.
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Mapping[str, tuple[Surface, Any]]) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ConversionCache)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return f"ConversionCache({len(self.value)} surfaces)"
+
+
+class Lifecycle(msgspec.Struct, frozen=True, kw_only=True):
+    """The latest lifecycle status of one messageId, for a UI to show.
+
+    Attributes:
+        phase: ``"building"``, ``"retrying"``, ``"failed"``, or ``"painted"`` once
+            operations arrived after the status.
+        content: the content of the last lifecycle snapshot (``status`` and its fields,
+            such as ``progressTokens``, ``attempt``, ``maxAttempts``, ``errors``, ``error``).
+    """
+
+    phase: str
+    content: dict[str, Any]
+
+
+class Bucket(msgspec.Struct, frozen=True, kw_only=True):
+    """The surfaces one messageId's latest snapshot built.
+
+    Attributes:
+        message_id: the activity messageId (``"a2ui:anonymous"`` when absent).
+        surfaces: surfaces by id after every operation.
+        operation_keys: per operation, its undecoded bytes as a :class:`msgspec.Raw` view
+            into ``content_bytes`` (from a wire snapshot) or its
+            decoded JSON value (after a delta); what the next snapshot is compared against.
+        checkpoints: ``(count, surfaces)`` pairs: the surfaces after the first ``count``
+            operations, for every count up to 64, then at powers of two and the last, so
+            a snapshot that changes late restarts near where it changed.
+        content: the content as a decoded JSON value, once a delta needed it.
+        content_bytes: the undecoded content of the wire snapshot that built the bucket;
+            an identical snapshot is recognised by it without being decoded.
+        written: by operation index, the value each ``updateDataModel`` of a wire
+            snapshot wrote, as decoded from its key, with the value's text once it was
+            needed; the next snapshot shares its own values against these, text
+            against text.
+    """
+
+    message_id: str
+    surfaces: Surfaces
+    operation_keys: tuple[Any, ...] = ()
+    checkpoints: tuple[tuple[int, Surfaces], ...] = ()
+    content: JSON | UnsetType = UNSET
+    content_bytes: bytes | None = None
+    written: Mapping[int, tuple[JSON, msgspec.Raw | None]] = msgspec.field(default_factory=dict)
+
+
+class Part(msgspec.Struct, frozen=True, kw_only=True):
+    """One synthesized ``present`` tool-call part: a surface ready to render.
+
+    Attributes:
+        tool_call_id: ``"a2ui:<surfaceId>"``.
+        tool_name: always ``"present"``.
+        surface_id: the surface.
+        message_id: the bucket whose surface this is.
+        args: the element tree; shared with earlier parts where unchanged, never mutated.
+    """
+
+    tool_call_id: str
+    surface_id: str
+    message_id: str
+    args: dict[str, Any]
+    tool_name: str = PRESENT_TOOL_NAME
+
+
+class PartDiff(msgspec.Struct, frozen=True, kw_only=True):
+    """How one part changed after one event.
+
+    Attributes:
+        op: ``"add"``, ``"update"`` (only when the args changed) or ``"remove"``.
+        seq: 0-based index of the input event that caused it.
+        run_id: the run the part belongs to (``None`` before any ``RUN_STARTED``).
+        message_id: the bucket that owns (or owned) the surface.
+        surface_id: the surface.
+        tool_call_id: ``"a2ui:<surfaceId>"``.
+        tool_name: ``"present"``.
+        args: the new element tree; ``UNSET`` on remove.
+        previous_args: the element tree before an update; ``UNSET`` otherwise.
+    """
+
+    op: Literal["add", "update", "remove"]
+    seq: int
+    run_id: str | None
+    message_id: str
+    surface_id: str
+    tool_call_id: str
+    tool_name: str = PRESENT_TOOL_NAME
+    args: dict[str, Any] | UnsetType = UNSET
+    previous_args: dict[str, Any] | UnsetType = UNSET
+
+    def patch(self) -> list[dict[str, Any]]:
+        """Render an update as an RFC 6902 patch from ``previous_args`` to ``args``.
+
+        Returns:
+            The patch operations; for an add, one ``replace`` of the whole document; for
+            a remove, an empty list.
+        """
+        if isinstance(self.args, UnsetType):
+            return []
+        if isinstance(self.previous_args, UnsetType):
+            return [{"op": "replace", "path": "", "value": self.args}]
+        return json_diff(self.previous_args, self.args)
+
+
+class RunState(msgspec.Struct, frozen=True, kw_only=True):
+    """One AG-UI run: its buckets, its parts, and the lifecycle of its messages.
+
+    Attributes:
+        run_id: the run's id; ``None`` for events before any ``RUN_STARTED``.
+        thread_id: the thread's id, when known.
+        status: ``"running"``, ``"finished"`` or ``"error"``.
+        buckets: buckets by messageId, least recently received first.
+        parts: the run's parts by surfaceId, in display order: a new part goes after
+            the existing ones, an existing part keeps its place.
+        lifecycles: the latest lifecycle per messageId.
+    """
+
+    run_id: str | None = None
+    thread_id: str | None = None
+    status: str = "running"
+    buckets: dict[str, Bucket] = msgspec.field(default_factory=dict)
+    parts: Mapping[str, Part] = msgspec.field(default_factory=dict)
+    lifecycles: Mapping[str, Lifecycle] = msgspec.field(default_factory=dict)
+    cache: ConversionCache = msgspec.field(default_factory=lambda: ConversionCache({}))
+
+    def surfaces(self) -> dict[str, Surface]:
+        """Return every live surface of the run, the most recent bucket winning a shared id."""
+        union: dict[str, Surface] = {}
+        for bucket in self.buckets.values():
+            union.update(bucket.surfaces)
+        return union
+
+
+class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """The parts rehydrated onto one assistant message of stored history.
+
+    Attributes:
+        message_id: the assistant message that owns the surfaces.
+        parts: its surfaces as parts, in bucket order.
+    """
+
+    message_id: str
+    parts: tuple[Part, ...]
+
+
+class StreamState(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything reduced so far: every run, and surfaces restored from history.
+
+    Attributes:
+        runs: every run in the order it started; the last one is current.
+        history: parts rehydrated from the latest ``MESSAGES_SNAPSHOT``.
+        seq: the number of events reduced.
+    """
+
+    runs: tuple[RunState, ...] = ()
+    history: tuple[HistoryEntry, ...] = ()
+    seq: int = 0
+
+    @property
+    def current(self) -> RunState | None:
+        """The run new events apply to, if any event opened one."""
+        return self.runs[-1] if self.runs else None

@@ -1,0 +1,495 @@
+"""Surface state: immutable values, and the semantics of each A2UI operation on them.
+
+Owns :class:`Surface` and the pure functions that apply normalised operations to a
+mapping of surfaces. Every function returns new values and never mutates its input;
+unchanged parts (component dicts, data subtrees, whole surfaces, the mapping itself)
+keep their identity so later stages can skip work with an ``is`` check.
+
+Rules, all in this module (reference assistant-ui-converter §1e unless noted):
+
+- ``createSurface`` (re)creates the surface: empty, then the v1.0 inline data model,
+  then the inline components.
+- ``updateComponents`` replaces each component by id, whole; a later duplicate in one
+  operation wins. An equal component keeps the old object.
+- ``updateDataModel`` writes at a JSON Pointer (see :mod:`a2ui_stream._tree.pointer`); an
+  unset value deletes (A2UI spec); v0.8 ``contents`` merge into the target.
+- ``beginRendering`` (v0.8) names the root, creating the surface if needed, never resetting.
+- ``deleteSurface`` removes the surface; an absent one is no error.
+- Updates to a missing surface are skipped with ``op.missing_surface``, except v0.8
+  ones, which create it (v0.8 has no create message).
+- Limits: a new surface beyond ``max_live_surfaces``, or a data write that would make
+  the model's encoded size exceed ``max_data_model_bytes``, is skipped with a diagnostic.
+- Bad operations are skipped with a :class:`Diagnostic`; the rest still apply; nothing
+  raises.
+
+Must not import: conversion, request or shell modules. Does no I/O, no logging.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeAlias
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from a2ui_stream._tree.patch import DataChange, diff
+from a2ui_stream._tree.pointer import PointerError, delete_value, get, parse, set_value
+from a2ui_stream._wire.a2ui import (
+    AgentFunctionResponse,
+    BeginRendering,
+    CallRendererFunction,
+    Component,
+    CreateSurface,
+    DeleteSurface,
+    Operation,
+    UpdateComponents,
+    UpdateDataModel,
+)
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.limits import Limits
+
+__all__ = ["Surface", "Surfaces", "apply_operation", "apply_operations"]
+
+
+class Surface(msgspec.Struct, frozen=True, kw_only=True):
+    """One surface as its operations so far built it.
+
+    Attributes:
+        surface_id: the surface's id.
+        version: A2UI version of the operation that created it.
+        components: components by id. Never mutated: an update makes a new mapping and
+            keeps the unchanged :class:`Component` objects.
+        data_model: the data model; ``UNSET`` when none was ever written (distinct from null).
+        root_id: id of the root component: ``"root"`` for v0.9/v1.0, the ``beginRendering``
+            root for v0.8, ``None`` while a v0.8 surface has not been told to render.
+        catalog_id: the catalog named at creation, if any.
+        data_bytes: estimated encoded size of ``data_model`` in bytes, kept up to date by
+            each write so the size limit costs one compare, not a re-encode of the model.
+    """
+
+    surface_id: str
+    version: str
+    components: Mapping[str, Component]
+    data_model: Any | UnsetType = UNSET
+    root_id: str | None = "root"
+    catalog_id: str | None = None
+    data_bytes: int = 0
+
+
+Surfaces: TypeAlias = Mapping[str, Surface]
+"""Surfaces by surfaceId, in creation order. Never mutated: every change makes a new mapping."""
+
+_ENCODER = msgspec.json.Encoder()
+_EMPTY: Mapping[str, Component] = {}
+_NO_SURFACES: Surfaces = {}
+
+
+class _Batch:
+    """The surfaces being changed by one call: copied on the first write, never before."""
+
+    __slots__ = ("base", "known", "reference", "work")
+
+    def __init__(
+        self,
+        base: Surfaces,
+        reference: Surfaces = _NO_SURFACES,
+        known: Sequence[DataChange] = (),
+    ) -> None:
+        self.base = base
+        self.reference = reference
+        self.known = known
+        self.work: dict[str, Surface] | None = None
+
+    def get(self, surface_id: str) -> Surface | None:
+        return (self.base if self.work is None else self.work).get(surface_id)
+
+    def __len__(self) -> int:
+        return len(self.base if self.work is None else self.work)
+
+    def put(self, surface: Surface) -> None:
+        if self.get(surface.surface_id) is surface:
+            return
+        if self.work is None:
+            self.work = dict(self.base)
+        self.work[surface.surface_id] = surface
+
+    def drop(self, surface_id: str) -> None:
+        if self.get(surface_id) is None:
+            return
+        if self.work is None:
+            self.work = dict(self.base)
+        del self.work[surface_id]
+
+    def result(self) -> Surfaces:
+        return self.base if self.work is None else self.work
+
+
+def _problem(code: str, message: str, index: int, surface_id: str | None) -> Diagnostic:
+    return Diagnostic(
+        code=code,
+        message=message,
+        severity=Severity.ERROR,
+        path=f"$[{index}]",
+        surface_id=surface_id,
+    )
+
+
+def _room_for(batch: _Batch, surface_id: str, index: int, limits: Limits) -> Diagnostic | None:
+    """Refuse a new surface beyond ``max_live_surfaces``."""
+    if batch.get(surface_id) is not None or len(batch) < limits.max_live_surfaces:
+        return None
+    return _problem(
+        "limit.live_surfaces",
+        f"Operation at index {index} would create surface {surface_id!r} beyond the limit of "
+        f"{limits.max_live_surfaces} live surfaces; skipped.",
+        index,
+        surface_id,
+    )
+
+
+def _size(value: Any) -> int | None:
+    """Encoded JSON size of a value; ``None`` when it is not JSON."""
+    if value is UNSET:
+        return 0
+    try:
+        return len(_ENCODER.encode(value))
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _resized(old: Any, new: Any, old_size: int, known: Sequence[DataChange] = ()) -> int | None:
+    """Estimated encoded size of ``new``, which replaces ``old`` of ``old_size`` bytes.
+
+    When ``new`` shares containers with ``old`` (an ``ACTIVITY_DELTA`` patches a copy of
+    the operation that wrote the model), only the changed subtrees are measured, so the
+    cost follows the change rather than the model's size: where the change is ``known``
+    (read off the patch) they are measured directly, otherwise found by a diff.
+    Otherwise ``new`` is encoded.
+    """
+    for change in known:
+        if change.before is old and change.after is new:
+            return _remeasured(old, new, old_size, [("replace", p) for p in change.paths])
+    if not _shares(old, new):
+        return _size(new)
+    changes = [(change["op"], parse(change["path"])) for change in diff(old, new)]
+    return _remeasured(old, new, old_size, changes)
+
+
+def _remeasured(
+    old: Any, new: Any, old_size: int, changes: Iterable[tuple[str, tuple[str, ...]]]
+) -> int | None:
+    """``old_size`` adjusted by the subtrees each ``(op, tokens)`` change removed or added."""
+    estimate = old_size
+    for op, tokens in changes:
+        name = len(tokens[-1]) + 4 if tokens else 0  # quotes, colon and comma of a key
+        if op != "add":
+            gone = _size(get(old, tokens))
+            if gone is None:
+                return _size(new)
+            estimate -= gone + (name if op == "remove" else 0)
+        if op != "remove":
+            added = _size(get(new, tokens))
+            if added is None:
+                return None
+            estimate += added + (name if op == "add" else 0)
+    return max(estimate, 0)
+
+
+def _shares(old: Any, new: Any) -> bool:
+    """Whether two containers hold any child in common (by identity)."""
+    if type(old) is dict and type(new) is dict:
+        return any(old.get(key) is value for key, value in new.items())
+    if type(old) is list and type(new) is list:
+        return any(a is b for a, b in zip(old, new, strict=False))
+    return False
+
+
+def _write(
+    surface: Surface,
+    path: str,
+    value: Any | UnsetType,
+    *,
+    merge: bool,
+    index: int,
+    limits: Limits,
+    reference: Surface | None = None,
+    known: Sequence[DataChange] = (),
+) -> Surface | Diagnostic:
+    """Set, merge or (``value`` unset) delete at ``path``, within the size limit."""
+    sid = surface.surface_id
+    try:
+        tokens = parse(path)
+    except PointerError as exc:
+        return _problem("op.bad_path", f"Operation at index {index}: {exc}.", index, sid)
+    doc = surface.data_model
+    old = get(doc, tokens) if tokens else doc
+    if merge and type(value) is dict:
+        value = {**old, **value} if type(old) is dict else value
+    old_size: int | None
+    new_size: int | None
+    if not tokens:
+        # The whole model: its old size is already known, and a value that shares most
+        # of the old model (a patched copy) is measured by what changed.
+        base = reference if reference is not None else surface
+        old_size = surface.data_bytes
+        new_size = _resized(base.data_model, value, base.data_bytes, known)
+    else:
+        old_size, new_size = _size(old), _size(value)
+    if old_size is None or new_size is None:
+        return _problem(
+            "op.malformed", f"Operation at index {index} has a value that is not JSON.", index, sid
+        )
+    if not tokens:
+        estimate = new_size
+    else:
+        # A new key also costs its quoted name, a colon and a comma.
+        added = len(tokens[-1]) + 4 if old is UNSET and value is not UNSET else 0
+        estimate = max(surface.data_bytes - old_size + new_size + added, 0)
+    if estimate > limits.max_data_model_bytes and value is not UNSET:
+        return _problem(
+            "limit.data_model_bytes",
+            f"Operation at index {index} would grow the data model of surface {sid!r} to about "
+            f"{estimate} bytes, beyond the limit of {limits.max_data_model_bytes}; skipped.",
+            index,
+            sid,
+        )
+    try:
+        new_doc = delete_value(doc, tokens) if value is UNSET else set_value(doc, tokens, value)
+    except PointerError as exc:
+        return _problem("op.bad_path", f"Operation at index {index}: {exc}.", index, sid)
+    if new_doc is doc:
+        return surface
+    return msgspec.structs.replace(surface, data_model=new_doc, data_bytes=estimate)
+
+
+def _upsert(surface: Surface, components: Iterable[Component]) -> Surface:
+    """Replace components by id; equal ones keep the old object, a no-op keeps the surface."""
+    old = surface.components
+    new: dict[str, Component] | None = None
+    for component in components:
+        previous = (old if new is None else new).get(component.id)
+        if previous is component or previous == component:
+            continue
+        if new is None:
+            new = dict(old)
+        new[component.id] = component
+    if new is None:
+        return surface
+    return msgspec.structs.replace(surface, components=new)
+
+
+def _missing(op: UpdateComponents | UpdateDataModel, index: int) -> Diagnostic:
+    return _problem(
+        "op.missing_surface",
+        f'Operation at index {index} references missing surface "{op.surface_id}".',
+        index,
+        op.surface_id,
+    )
+
+
+def _target(
+    batch: _Batch, op: UpdateComponents | UpdateDataModel, index: int, limits: Limits
+) -> Surface | Diagnostic:
+    """The surface an update applies to, created first for v0.8 (implicit create)."""
+    surface = batch.get(op.surface_id)
+    if surface is not None:
+        return surface
+    if not op.implicit_create:
+        return _missing(op, index)
+    refused = _room_for(batch, op.surface_id, index, limits)
+    if refused is not None:
+        return refused
+    return Surface(surface_id=op.surface_id, version="v0.8", components=_EMPTY, root_id=None)
+
+
+_Handler: TypeAlias = Callable[[_Batch, Any, int, Limits], list[Diagnostic]]
+
+
+def _create_surface(
+    batch: _Batch, op: CreateSurface, index: int, limits: Limits
+) -> list[Diagnostic]:
+    problems = list(op.warnings)
+    refused = _room_for(batch, op.surface_id, index, limits)
+    if refused is not None:
+        return [*problems, refused]
+    surface = Surface(
+        surface_id=op.surface_id,
+        version=op.version,
+        components=_EMPTY,
+        catalog_id=op.catalog_id,
+    )
+    if op.data_model is not UNSET:
+        # v1.0 inline data model first, then components (a2ui-core's order, reference §1.2).
+        written = _write(surface, "", op.data_model, merge=False, index=index, limits=limits)
+        if isinstance(written, Diagnostic):
+            problems.append(written)
+        else:
+            surface = written
+    if op.components:
+        surface = _upsert(surface, op.components)
+    batch.put(surface)
+    return problems
+
+
+def _update_components(
+    batch: _Batch, op: UpdateComponents, index: int, limits: Limits
+) -> list[Diagnostic]:
+    problems = list(op.warnings)
+    surface = _target(batch, op, index, limits)
+    if isinstance(surface, Diagnostic):
+        return [*problems, surface]
+    for path, value in op.initial_data:
+        written = _write(surface, path, value, merge=False, index=index, limits=limits)
+        if isinstance(written, Diagnostic):
+            problems.append(written)
+        else:
+            surface = written
+    batch.put(_upsert(surface, op.components))
+    return problems
+
+
+def _update_data_model(
+    batch: _Batch, op: UpdateDataModel, index: int, limits: Limits
+) -> list[Diagnostic]:
+    problems = list(op.warnings)
+    surface = _target(batch, op, index, limits)
+    if isinstance(surface, Diagnostic):
+        return [*problems, surface]
+    written = _write(
+        surface,
+        op.path,
+        op.value,
+        merge=op.merge,
+        index=index,
+        limits=limits,
+        reference=batch.reference.get(op.surface_id),
+        known=batch.known,
+    )
+    if isinstance(written, Diagnostic):
+        return [*problems, written]
+    batch.put(written)
+    return problems
+
+
+def _begin_rendering(
+    batch: _Batch, op: BeginRendering, index: int, limits: Limits
+) -> list[Diagnostic]:
+    problems = list(op.warnings)
+    surface = batch.get(op.surface_id)
+    if surface is None:
+        refused = _room_for(batch, op.surface_id, index, limits)
+        if refused is not None:
+            return [*problems, refused]
+        surface = Surface(
+            surface_id=op.surface_id, version="v0.8", components=_EMPTY, root_id=op.root
+        )
+    catalog = op.catalog_id if op.catalog_id is not None else surface.catalog_id
+    if surface.root_id != op.root or surface.catalog_id != catalog:
+        surface = msgspec.structs.replace(surface, root_id=op.root, catalog_id=catalog)
+    batch.put(surface)
+    return problems
+
+
+def _delete_surface(
+    batch: _Batch, op: DeleteSurface, index: int, limits: Limits
+) -> list[Diagnostic]:
+    del index, limits
+    batch.drop(op.surface_id)
+    return list(op.warnings)
+
+
+def _carried(
+    batch: _Batch,
+    op: CallRendererFunction | AgentFunctionResponse,
+    index: int,
+    limits: Limits,
+) -> list[Diagnostic]:
+    """Function calls and responses travel with the stream but change no surface."""
+    del batch, index, limits
+    return list(op.warnings)
+
+
+def _passed_on(batch: _Batch, op: Diagnostic, index: int, limits: Limits) -> list[Diagnostic]:
+    """A message the decoder already rejected: report it, change nothing."""
+    del batch, index, limits
+    return [op]
+
+
+#: One handler per operation type: every state transition lives in this table.
+_HANDLERS: dict[type, _Handler] = {
+    CreateSurface: _create_surface,
+    UpdateComponents: _update_components,
+    UpdateDataModel: _update_data_model,
+    BeginRendering: _begin_rendering,
+    DeleteSurface: _delete_surface,
+    CallRendererFunction: _carried,
+    AgentFunctionResponse: _carried,
+    Diagnostic: _passed_on,
+}
+
+
+def apply_operation(
+    surfaces: Surfaces,
+    op: Operation,
+    *,
+    index: int,
+    limits: Limits,
+    reference: Surfaces = _NO_SURFACES,
+    known: Sequence[DataChange] = (),
+) -> tuple[Surfaces, tuple[Diagnostic, ...]]:
+    """Apply one normalised operation to a mapping of surfaces.
+
+    Args:
+        surfaces: the current surfaces; not modified.
+        op: the operation (a :class:`Diagnostic` is accepted too and passed on).
+        index: the operation's position in its list, for diagnostics.
+        limits: the bounds to enforce (live surfaces, data model size).
+        reference: surfaces an earlier version of the same operations built, if any;
+            a data model that shares most of its reference's (a patched copy) is
+            measured against the size limit by what changed, not encoded whole.
+        known: what is known of how the data written differs from the reference's
+            (read off a patch); it spares the diff that would find it.
+
+    Returns:
+        The new surfaces (the same mapping object when nothing changed) and the
+        diagnostics: the operation's own decode warnings, then anything that made
+        this call skip it. Never raises for bad input.
+    """
+    batch = _Batch(surfaces, reference, known)
+    problems = _HANDLERS[type(op)](batch, op, index, limits)
+    return batch.result(), tuple(problems)
+
+
+def apply_operations(
+    surfaces: Surfaces, ops: Iterable[Operation | Diagnostic], *, limits: Limits
+) -> tuple[Surfaces, tuple[Diagnostic, ...]]:
+    """Apply a list of operations in order; a bad one is skipped and the rest still apply.
+
+    Args:
+        surfaces: the current surfaces; not modified.
+        ops: operations and decode diagnostics in list order; a diagnostic stands for
+            a message that could not be decoded and is passed on as it is.
+        limits: the bounds to enforce; beyond ``max_operations`` entries the rest are
+            skipped with one diagnostic.
+
+    Returns:
+        The new surfaces (the same mapping object when nothing changed) and every
+        diagnostic in order. Never raises for bad input.
+    """
+    batch = _Batch(surfaces)
+    problems: list[Diagnostic] = []
+    for index, op in enumerate(ops):
+        if index == limits.max_operations:
+            problems.append(
+                _problem(
+                    "limit.operations",
+                    f"More than {limits.max_operations} operations in one list; "
+                    f"those from index {index} on were skipped.",
+                    index,
+                    None,
+                )
+            )
+            break
+        problems.extend(_HANDLERS[type(op)](batch, op, index, limits))
+    return batch.result(), tuple(problems)

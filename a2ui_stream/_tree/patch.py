@@ -1,0 +1,554 @@
+"""JSON values as immutable trees: patches (RFC 6902) both ways, and shared subtrees.
+
+Owns ``apply_patch`` for ``ACTIVITY_DELTA`` events, ``diff`` for part updates sent as
+patches, and ``share`` for values decoded afresh. Values are plain JSON (dicts, lists,
+scalars) treated as immutable: applying copies only the containers along each changed
+path, so unchanged subtrees keep their identity; ``diff`` skips any pair of subtrees
+that are the same object, which makes it cost what changed rather than what exists;
+``share`` gives a freshly decoded value the identity of the equal parts of the previous
+one, so every later stage can tell unchanged data with an ``is``.
+
+Must not import: state, conversion or shell modules. Does no I/O, no logging.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from itertools import compress
+from operator import is_not, ne
+from typing import Any, NamedTuple, TypeAlias
+
+import msgspec
+
+from a2ui_stream._tree.pointer import PointerError, escape_token, parse, parse_pointer
+
+__all__ = [
+    "DataChange",
+    "PatchError",
+    "apply_patch",
+    "diff",
+    "replaced_paths",
+    "share",
+    "share_text",
+]
+
+JSON: TypeAlias = Any
+"""A decoded JSON value."""
+
+
+class DataChange(NamedTuple):
+    """A claim that ``after`` differs from ``before`` only at ``paths``.
+
+    Read off a patch, it spares the later stages an identity diff of two wide trees,
+    which costs a step per child of every container on the changed path. Whoever uses
+    it checks ``before`` and ``after`` by identity first, so a claim about other values
+    is ignored rather than trusted.
+
+    Attributes:
+        before: the value before the change.
+        after: the value after it, sharing every subtree off ``paths``.
+        paths: the changed locations as reference tokens, none inside another.
+    """
+
+    before: JSON
+    after: JSON
+    paths: tuple[tuple[str, ...], ...]
+
+
+class PatchError(ValueError):
+    """A patch could not be applied; ``index`` names the failing operation."""
+
+    def __init__(self, index: int, reason: str) -> None:
+        """Record which operation failed and why.
+
+        Args:
+            index: 0-based position of the failing operation in the patch.
+            reason: what was wrong, in one clause.
+        """
+        super().__init__(f"patch operation {index}: {reason}")
+        self.index = index
+        self.reason = reason
+
+
+def apply_patch(document: JSON, patch: Sequence[Any]) -> JSON:
+    """Apply an RFC 6902 patch, returning a new document; ``document`` is not changed.
+
+    The patch is atomic: if any operation fails, nothing is returned but the error.
+
+    Args:
+        document: the JSON value to patch.
+        patch: the list of operation objects.
+
+    Returns:
+        The patched document, sharing every untouched subtree with ``document``.
+
+    Raises:
+        PatchError: an operation is malformed, names a missing path, or a ``test`` fails.
+    """
+    if not isinstance(patch, list | tuple):
+        raise PatchError(0, "a patch must be an array of operations")
+    for index, operation in enumerate(patch):
+        if not isinstance(operation, Mapping):
+            raise PatchError(index, "an operation must be an object")
+        name = operation.get("op")
+        handler = _OPERATIONS.get(name) if isinstance(name, str) else None
+        if handler is None:
+            raise PatchError(index, f"unknown op {name!r}")
+        try:
+            document = handler(document, operation)
+        except _OperationError as failure:
+            raise PatchError(index, str(failure)) from None
+        except PointerError as error:
+            raise PatchError(index, f"bad pointer: {error}") from None
+    return document
+
+
+#: Beyond this many operations a claim costs more to check than the diff it spares.
+_MAX_REPLACED = 256
+
+
+def replaced_paths(patch: Sequence[Any]) -> tuple[tuple[str, ...], ...] | None:
+    """The locations an applied patch wrote, when it only replaced values.
+
+    ``replace`` changes exactly what its path names and ``test`` changes nothing; any
+    other operation (an ``add`` or ``remove`` shifts the indices after it, a ``move``
+    touches two places) makes the answer ``None``.
+
+    Args:
+        patch: a patch that :func:`apply_patch` accepted.
+
+    Returns:
+        The replaced paths as reference tokens, without any that lies inside another
+        (the outer one covers it); ``None`` when the patch did more than replace.
+    """
+    if len(patch) > _MAX_REPLACED:
+        return None
+    tokens: list[tuple[str, ...]] = []
+    for operation in patch:
+        name = operation.get("op") if isinstance(operation, Mapping) else None
+        if name == "test":
+            continue
+        pointer = operation.get("path") if name == "replace" else None
+        if not isinstance(pointer, str):
+            return None
+        try:
+            tokens.append(parse(pointer))
+        except PointerError:
+            return None
+    tokens.sort(key=len)
+    kept: list[tuple[str, ...]] = []
+    for path in tokens:
+        if not any(path[: len(outer)] == outer for outer in kept):
+            kept.append(path)
+    return tuple(kept)
+
+
+class _OperationError(Exception):
+    """Internal: one operation failed; converted to PatchError with its index."""
+
+
+def _tokens(operation: Mapping[str, Any], key: str) -> list[str]:
+    pointer = operation.get(key)
+    if not isinstance(pointer, str):
+        raise _OperationError(f"{key!r} must be a JSON Pointer string")
+    return parse_pointer(pointer)
+
+
+def _value(operation: Mapping[str, Any]) -> JSON:
+    if "value" not in operation:
+        raise _OperationError("'value' is required")
+    return operation["value"]
+
+
+def _array_index(container: list[Any], token: str, *, allow_end: bool) -> int:
+    if token == "-" and allow_end:  # noqa: S105 - the RFC 6901 end-of-array token
+        return len(container)
+    if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
+        raise _OperationError(f"{token!r} is not an array index")
+    index = int(token)
+    limit = len(container) if allow_end else len(container) - 1
+    if index > limit:
+        raise _OperationError(f"index {index} is out of range")
+    return index
+
+
+def _get(document: JSON, tokens: Sequence[str]) -> JSON:
+    node = document
+    for token in tokens:
+        if isinstance(node, dict):
+            if token not in node:
+                raise _OperationError(f"member {token!r} does not exist")
+            node = node[token]
+        elif isinstance(node, list):
+            node = node[_array_index(node, token, allow_end=False)]
+        else:
+            raise _OperationError(f"cannot descend into a {type(node).__name__} at {token!r}")
+    return node
+
+
+def _edit(
+    document: JSON,
+    tokens: Sequence[str],
+    change: Callable[[JSON, str], JSON],
+) -> JSON:
+    """Copy the containers along ``tokens[:-1]`` and let ``change`` rebuild the last one."""
+    if not tokens:
+        raise _OperationError("the root has no parent")
+    head, rest = tokens[0], tokens[1:]
+    if not rest:
+        return change(document, head)
+    if isinstance(document, dict):
+        if head not in document:
+            raise _OperationError(f"member {head!r} does not exist")
+        copy = dict(document)
+        copy[head] = _edit(document[head], rest, change)
+        return copy
+    if isinstance(document, list):
+        index = _array_index(document, head, allow_end=False)
+        items = list(document)
+        items[index] = _edit(document[index], rest, change)
+        return items
+    raise _OperationError(f"cannot descend into a {type(document).__name__} at {head!r}")
+
+
+def _add_to(value: JSON) -> Callable[[JSON, str], JSON]:
+    def change(parent: JSON, token: str) -> JSON:
+        if isinstance(parent, dict):
+            copy = dict(parent)
+            copy[token] = value
+            return copy
+        if isinstance(parent, list):
+            index = _array_index(parent, token, allow_end=True)
+            return [*parent[:index], value, *parent[index:]]
+        raise _OperationError(f"cannot add a member to a {type(parent).__name__}")
+
+    return change
+
+
+def _replace_in(value: JSON) -> Callable[[JSON, str], JSON]:
+    def change(parent: JSON, token: str) -> JSON:
+        if isinstance(parent, dict):
+            if token not in parent:
+                raise _OperationError(f"member {token!r} does not exist")
+            copy = dict(parent)
+            copy[token] = value
+            return copy
+        if isinstance(parent, list):
+            index = _array_index(parent, token, allow_end=False)
+            items = list(parent)
+            items[index] = value
+            return items
+        raise _OperationError(f"cannot replace inside a {type(parent).__name__}")
+
+    return change
+
+
+def _remove_from(parent: JSON, token: str) -> JSON:
+    if isinstance(parent, dict):
+        if token not in parent:
+            raise _OperationError(f"member {token!r} does not exist")
+        return {key: item for key, item in parent.items() if key != token}
+    if isinstance(parent, list):
+        index = _array_index(parent, token, allow_end=False)
+        return [*parent[:index], *parent[index + 1 :]]
+    raise _OperationError(f"cannot remove from a {type(parent).__name__}")
+
+
+def _add(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    tokens = _tokens(operation, "path")
+    value = _value(operation)
+    return value if not tokens else _edit(document, tokens, _add_to(value))
+
+
+def _remove(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    return _edit(document, _tokens(operation, "path"), _remove_from)
+
+
+def _replace(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    tokens = _tokens(operation, "path")
+    value = _value(operation)
+    return value if not tokens else _edit(document, tokens, _replace_in(value))
+
+
+def _move(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    source = _tokens(operation, "from")
+    target = _tokens(operation, "path")
+    if source == target:
+        _get(document, source)
+        return document
+    if target[: len(source)] == source:
+        raise _OperationError("cannot move a value into one of its own children")
+    value = _get(document, source)
+    removed = _edit(document, source, _remove_from)
+    return value if not target else _edit(removed, target, _add_to(value))
+
+
+def _copy(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    value = _get(document, _tokens(operation, "from"))
+    target = _tokens(operation, "path")
+    return value if not target else _edit(document, target, _add_to(value))
+
+
+def _test(document: JSON, operation: Mapping[str, Any]) -> JSON:
+    expected = _value(operation)
+    actual = _get(document, _tokens(operation, "path"))
+    if not _json_equal(actual, expected):
+        raise _OperationError("test failed: the value differs")
+    return document
+
+
+def _json_equal(left: JSON, right: JSON) -> bool:
+    # JSON has no boolean/number overlap, but Python says True == 1; RFC 6902 §4.6
+    # compares JSON types, so a bool only equals a bool.
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(
+            _json_equal(value, right[key]) for key, value in left.items()
+        )
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(map(_json_equal, left, right))
+    return (type(left) is type(right) and left == right) or _both_numbers(left, right)
+
+
+def _both_numbers(left: JSON, right: JSON) -> bool:
+    return isinstance(left, int | float) and isinstance(right, int | float) and left == right
+
+
+_OPERATIONS: dict[str, Callable[[JSON, Mapping[str, Any]], JSON]] = {
+    "add": _add,
+    "remove": _remove,
+    "replace": _replace,
+    "move": _move,
+    "copy": _copy,
+    "test": _test,
+}
+
+
+def diff(old: JSON, new: JSON) -> list[dict[str, Any]]:
+    """Compute a JSON Patch that turns ``old`` into ``new``.
+
+    Subtrees that are the same object are skipped without being read, so a diff between
+    two element trees that share unchanged subtrees costs what changed. Objects are
+    compared key by key; arrays position by position, with trailing additions and
+    removals; anything else that differs is replaced whole.
+
+    Args:
+        old: the previous JSON value.
+        new: the current JSON value.
+
+    Returns:
+        The list of operations (``add``, ``remove``, ``replace``); empty when equal.
+    """
+    operations: list[dict[str, Any]] = []
+    _diff_into(operations, "", old, new)
+    return operations
+
+
+def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON) -> None:
+    if old is new:
+        return
+    # Shared trees differ in a few children among many: the unchanged ones are passed
+    # over at C speed (``compress`` over ``is_not``), so a wide object or array costs
+    # a call per changed child, not a Python step per child.
+    if isinstance(old, dict) and isinstance(new, dict):
+        if old.keys() == new.keys():
+            for key in compress(old, map(is_not, old.values(), map(new.__getitem__, old))):
+                _diff_into(operations, f"{path}/{escape_token(key)}", old[key], new[key])
+            return
+        for key, value in old.items():
+            after = new.get(key, _ABSENT)
+            if after is value:
+                continue
+            child = f"{path}/{escape_token(key)}"
+            if after is _ABSENT:
+                operations.append({"op": "remove", "path": child})
+            else:
+                _diff_into(operations, child, value, after)
+        operations.extend(
+            {"op": "add", "path": f"{path}/{escape_token(key)}", "value": value}
+            for key, value in new.items()
+            if key not in old
+        )
+        return
+    if isinstance(old, list) and isinstance(new, list):
+        shared = min(len(old), len(new))
+        for index in compress(range(shared), map(is_not, old, new)):
+            _diff_into(operations, f"{path}/{index}", old[index], new[index])
+        operations.extend(
+            {"op": "add", "path": f"{path}/{index}", "value": new[index]}
+            for index in range(shared, len(new))
+        )
+        # Remove from the end so earlier indices stay valid while the patch applies.
+        operations.extend(
+            {"op": "remove", "path": f"{path}/{index}"}
+            for index in range(len(old) - 1, shared - 1, -1)
+        )
+        return
+    if not _json_equal(old, new):
+        operations.append({"op": "replace", "path": path, "value": new})
+
+
+_ENCODE = msgspec.json.Encoder().encode
+
+
+def share(old: JSON, new: JSON) -> JSON:
+    """Return ``new`` rebuilt to reuse every subtree of ``old`` it equals.
+
+    Cumulative snapshots re-send a whole data model, decoded into new objects even
+    where nothing changed; sharing restores the identity of the unchanged parts. Equal
+    means equal as JSON: Python's ``==`` says ``1 == 1.0 == True``, so an equal pair is
+    confirmed by its encoded bytes before the old object is kept.
+
+    Args:
+        old: the previous value.
+        new: the value that replaces it.
+
+    Returns:
+        A value equal (as JSON) to ``new``; ``old`` itself when they are equal, otherwise
+        new containers holding ``old``'s equal subtrees.
+    """
+    if old is new:
+        return old
+    if type(old) is not type(new):
+        return new
+    if isinstance(new, dict):
+        if old == new and _ENCODE(old) == _ENCODE(new):
+            return old
+        shared_dict: dict[str, Any] | None = None
+        for key, value in new.items():
+            before = old.get(key, _ABSENT)
+            if before is value or before is _ABSENT:
+                continue
+            kept = share(before, value)
+            if kept is not value:
+                shared_dict = shared_dict if shared_dict is not None else dict(new)
+                shared_dict[key] = kept
+        return shared_dict if shared_dict is not None else new
+    if isinstance(new, list):
+        if old == new and _ENCODE(old) == _ENCODE(new):
+            return old
+        shared_list: list[Any] | None = None
+        for index, (before, value) in enumerate(zip(old, new, strict=False)):
+            if before is value:
+                continue
+            kept = share(before, value)
+            if kept is not value:
+                shared_list = shared_list if shared_list is not None else list(new)
+                shared_list[index] = kept
+        return shared_list if shared_list is not None else new
+    return new
+
+
+_ABSENT = object()
+
+
+_RAW_OBJECT = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_RAW_ARRAY = msgspec.json.Decoder(list[msgspec.Raw])
+#: Changed paths past which :func:`share_text` stops listing them.
+_MAX_TEXT_PATHS = 256
+
+
+def share_text(
+    old: JSON,
+    old_text: bytes | msgspec.Raw,
+    new_text: bytes | msgspec.Raw,
+    decode: Callable[[bytes | msgspec.Raw], JSON],
+) -> tuple[JSON, tuple[tuple[str, ...], ...] | None]:
+    """Decode ``new_text``, reusing every subtree of ``old`` whose JSON text is unchanged.
+
+    The texts lead the way: a re-sent value is compared with the previous one as bytes,
+    one level at a time, each level split into its members' undecoded texts by
+    msgspec, so equal subtrees are found at C speed and never decoded or walked; only
+    the members whose texts differ are looked into, and only what is new is decoded.
+    Unlike :func:`share`, it also says where the values differ.
+
+    Args:
+        old: the previous value, as decoded from ``old_text`` (or sharing with it).
+        old_text: the JSON text ``old`` was decoded from.
+        new_text: the JSON text of the new value.
+        decode: decodes one JSON text as ``old``'s was decoded.
+
+    Returns:
+        The new value, holding ``old``'s subtrees wherever their texts are the same;
+        and the paths (as reference tokens) where the texts differ, or ``None`` past 256
+        of them. Equal values written differently (``1.0`` and ``1``, other spacing)
+        count as changed, which only costs sharing.
+
+    Raises:
+        msgspec.DecodeError: ``new_text`` is not JSON, or ``decode`` refused part of it.
+    """
+    sharing = _TextSharing(decode)
+    shared = sharing.value(old, old_text, new_text, ())
+    paths = sharing.paths
+    return shared, tuple(paths) if len(paths) <= _MAX_TEXT_PATHS else None
+
+
+_Text: TypeAlias = "bytes | msgspec.Raw"
+_OBJECT_START, _ARRAY_START = ord("{"), ord("[")
+
+
+class _TextSharing:
+    """One :func:`share_text` call: the decoder it uses and the paths found changed."""
+
+    __slots__ = ("decode", "paths")
+
+    def __init__(self, decode: Callable[[_Text], JSON]) -> None:
+        self.decode = decode
+        self.paths: list[tuple[str, ...]] = []
+
+    def value(self, old: JSON, old_text: _Text, new_text: _Text, path: tuple[str, ...]) -> JSON:
+        if old_text == new_text:
+            return old
+        kind = type(old)
+        lead = memoryview(new_text)[0]  # a value's text starts at its first byte
+        if kind is dict and lead == _OBJECT_START:
+            return self.members(old, old_text, new_text, path)
+        if kind is list and lead == _ARRAY_START:
+            return self.items(old, old_text, new_text, path)
+        return self.changed(new_text, path)
+
+    def changed(self, new_text: _Text, path: tuple[str, ...]) -> JSON:
+        self.paths.append(path)
+        return self.decode(new_text)
+
+    def members(
+        self, old: dict[str, JSON], old_text: _Text, new_text: _Text, path: tuple[str, ...]
+    ) -> JSON:
+        old_parts, new_parts = _RAW_OBJECT.decode(old_text), _RAW_OBJECT.decode(new_text)
+        if list(old_parts) != list(old):
+            return self.changed(new_text, path)  # the old text does not hold the old value
+        keys = list(new_parts)
+        if keys == list(old):  # the common case: the same members, found changed in C
+            out = dict(old)
+            changed = compress(keys, map(ne, old_parts.values(), new_parts.values()))
+        else:
+            common = [key for key in keys if key in old]
+            if common != [key for key in old if key in new_parts]:
+                return self.changed(new_text, path)  # members moved: order is part of the value
+            decode = self.decode
+            out = {key: old[key] if key in old else decode(new_parts[key]) for key in keys}
+            self.paths.extend((*path, key) for key in sorted(old.keys() ^ new_parts.keys()))
+            changed = compress(
+                common, map(ne, map(old_parts.get, common), map(new_parts.get, common))
+            )
+        for key in changed:
+            out[key] = self.value(old[key], old_parts[key], new_parts[key], (*path, key))
+        return out
+
+    def items(
+        self, old: list[JSON], old_text: _Text, new_text: _Text, path: tuple[str, ...]
+    ) -> JSON:
+        old_parts, new_parts = _RAW_ARRAY.decode(old_text), _RAW_ARRAY.decode(new_text)
+        if len(old_parts) != len(old):
+            return self.changed(new_text, path)
+        shorter = min(len(old), len(new_parts))
+        # The items whose texts match are taken in C; only the rest are decoded.
+        out = old[:shorter] + list(map(self.decode, new_parts[shorter:]))
+        for index in compress(range(shorter), map(ne, old_parts, new_parts)):
+            out[index] = self.value(
+                old[index], old_parts[index], new_parts[index], (*path, str(index))
+            )
+        longer = max(len(old), len(new_parts))
+        self.paths.extend((*path, str(index)) for index in range(shorter, longer))
+        return out

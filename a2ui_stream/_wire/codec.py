@@ -1,0 +1,490 @@
+"""The AG-UI codec: framed bytes to typed events and back, bad lines to diagnostics.
+
+Owns turning payload bytes into :mod:`a2ui_stream.events` values (and values back into
+compact JSON), keeping unknown types and fields, and the one boundary where a bad line
+becomes a :class:`~a2ui_stream.Diagnostic`. Framing is :mod:`a2ui_stream._wire.framing`'s;
+ACTIVITY content is carried undecoded (A2UI decoding belongs to :mod:`a2ui_stream.a2ui`).
+Must not import state, conversion or shell modules; does no I/O and no logging.
+
+How unknown fields survive without slowing the common case:
+
+1. Every event Struct forbids unknown fields, and one module-level decoder built on the
+   tagged union :data:`~a2ui_stream.events.KnownEvent` decodes a line in a single pass.
+   That is the path almost every line takes.
+2. Only when that decoder refuses the line (an unknown ``type``, an unknown field, or a
+   genuinely bad event) is the line decoded again as ``dict[str, msgspec.Raw]``. Its
+   keys are split into the class's wire fields and the rest; the known part is decoded
+   by that class's own decoder (so a genuine error is reported with the same JSON path)
+   and the rest is kept, byte for byte, in ``Event.extra``.
+3. :func:`encode_event` writes ``extra`` back as ordinary keys after the declared
+   fields. ``extra`` is a real Struct field, so equality includes it and
+   ``decode_event(encode_event(x)) == x`` holds for every value the decoder produces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
+
+import msgspec
+from msgspec import UNSET
+
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.events import (
+    EXTRA_WIRE_NAME,
+    ActivitySnapshot,
+    Event,
+    KnownEvent,
+    UnknownEvent,
+)
+from a2ui_stream._wire.framing import Format, Frame, Framer
+from a2ui_stream._wire.limits import Limits
+from a2ui_stream._wire.numbers import js_number
+from a2ui_stream.errors import UsageError
+
+__all__ = [
+    "EVENT_INVALID",
+    "JSON_INVALID",
+    "JSON_INVALID_UTF8",
+    "JSON_NOT_OBJECT",
+    "JSON_TOO_DEEP",
+    "Decoded",
+    "EventDecoder",
+    "decode_event",
+    "decode_events",
+    "encode_event",
+    "event_from_mapping",
+    "event_from_object",
+]
+
+#: The line is not well-formed JSON.
+JSON_INVALID = "json.invalid"
+#: The line holds bytes that are not UTF-8 (RFC 8259 §8.1 requires UTF-8).
+JSON_INVALID_UTF8 = "json.invalid_utf8"
+#: The line nests arrays and objects too deeply to decode.
+JSON_TOO_DEEP = "json.too_deep"
+#: The line is JSON, but not an object.
+JSON_NOT_OBJECT = "json.not_object"
+#: The line is a JSON object, but not a valid AG-UI event (missing or mistyped field,
+#: ``type`` not a string, ACTIVITY content not an object...).
+EVENT_INVALID = "event.invalid"
+
+_NEWLINE = b"\n"
+#: Bytes of a bad line kept in its diagnostic.
+_RAW_PREFIX = 200
+
+# Free-form JSON inside events (message content, state, patches) reads numbers as
+# JavaScript does, like the A2UI decoders; typed float fields are unaffected.
+_FAST = msgspec.json.Decoder(KnownEvent, float_hook=js_number)
+_FIELDS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+_TYPE = msgspec.json.Decoder(str)
+_ENCODER = msgspec.json.Encoder()
+
+_KNOWN: tuple[type[Event], ...] = get_args(KnownEvent)
+_ALL: tuple[type[Event], ...] = (*_KNOWN, UnknownEvent)
+#: Event class by ``type`` tag; a tag missing here means :class:`UnknownEvent`.
+_BY_TAG: dict[str, type[Event]] = {str(cls.__struct_config__.tag): cls for cls in _KNOWN}
+#: One decoder per class, for the known fields of a line that also had unknown ones.
+_DECODERS: dict[type[Event], msgspec.json.Decoder[Any]] = {
+    cls: msgspec.json.Decoder(cls, float_hook=js_number) for cls in _ALL
+}
+#: Wire names each class declares (``type`` included); every other key is extra.
+_WIRE_NAMES: dict[type[Event], frozenset[str]] = {
+    cls: frozenset(
+        field.encode_name
+        for field in msgspec.structs.fields(cls)
+        if field.encode_name != EXTRA_WIRE_NAME
+    )
+    | {"type"}
+    for cls in _ALL
+}
+
+
+class Decoded(msgspec.Struct, frozen=True):
+    """An event decoded from the stream, with where it started.
+
+    Attributes:
+        event: the event.
+        line: 1-based line number of its first line.
+        offset: byte offset of that line from the start of the stream.
+    """
+
+    event: Event
+    line: int
+    offset: int
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+def _from_fields(fields: dict[str, msgspec.Raw]) -> Event:
+    """Decode an event from its top-level fields, keeping the ones its class lacks.
+
+    Raises:
+        msgspec.ValidationError: the fields do not make a valid event.
+    """
+    raw_type = fields.get("type")
+    if raw_type is None:
+        raise msgspec.ValidationError("Object missing required field `type`")
+    try:
+        tag = _TYPE.decode(raw_type)
+    except msgspec.ValidationError as error:
+        raise msgspec.ValidationError(f"{error} - at `$.type`") from None
+    cls = _BY_TAG.get(tag, UnknownEvent)
+    names = _WIRE_NAMES[cls]
+    known = {key: value for key, value in fields.items() if key in names}
+    event: Event = _DECODERS[cls].decode(_ENCODER.encode(known))
+    if len(known) < len(fields):
+        extra = {key: value for key, value in fields.items() if key not in names}
+        event = msgspec.structs.replace(event, extra=extra)
+    return event
+
+
+def _decode_trusted(data: bytes) -> Event:
+    """Decode in one pass when possible, else keep the fields the class lacks."""
+    try:
+        event: Event = _FAST.decode(data)
+    except msgspec.ValidationError:
+        return _from_fields(_FIELDS.decode(data))
+    if event.extra is not UNSET:
+        # The line used the reserved key of ``extra`` itself: treat it as unknown.
+        return _from_fields(_FIELDS.decode(data))
+    return event
+
+
+def _single_line(event: Event, data: bytes) -> Event:
+    """Return ``event`` with no newline left inside its undecoded parts.
+
+    Only SSE data split over several lines puts a newline in a payload. JSON forbids a
+    raw newline inside a string, so in a payload that decoded, every newline is
+    whitespace between tokens: a space in its place gives the same value, and keeps
+    ``content`` and ``extra`` bytes (written back verbatim) on one line, as JSONL needs.
+    """
+    if _NEWLINE in data:
+        return _decode_trusted(data.replace(_NEWLINE, b" "))
+    return event
+
+
+def decode_event(data: bytes) -> Event:
+    """Decode one event from JSON bytes, for trusted input.
+
+    Unknown ``type`` values give an :class:`~a2ui_stream.events.UnknownEvent`; unknown
+    fields are kept in ``extra``. Unlike :class:`EventDecoder` this does not check that
+    undecoded ``content`` bytes are valid UTF-8, and it raises instead of reporting.
+
+    Args:
+        data: one JSON object.
+
+    Returns:
+        The event.
+
+    Raises:
+        msgspec.ValidationError: the JSON is not an object or not a valid event.
+        msgspec.DecodeError: the bytes are not JSON.
+    """
+    return _single_line(_decode_trusted(data), data)
+
+
+def _split_reason(error: msgspec.DecodeError) -> tuple[str, str | None]:
+    """Split msgspec's ``"reason - at `$.path`"`` into the reason and the path.
+
+    A validation error without a location concerns the whole object (``"$"``); a
+    syntax error has no JSON path at all (``None``).
+    """
+    reason, sep, path = str(error).rpartition(" - at `")
+    if sep:
+        return reason, path.removesuffix("`")
+    return str(error), "$" if isinstance(error, msgspec.ValidationError) else None
+
+
+def _bad(
+    code: str,
+    message: str,
+    payload: bytes,
+    *,
+    line: int | None,
+    offset: int | None,
+    path: str | None,
+) -> Diagnostic:
+    return Diagnostic(
+        code=code,
+        message=message,
+        severity=Severity.ERROR,
+        line=line,
+        offset=offset,
+        path=path,
+        raw=payload[:_RAW_PREFIX],
+    )
+
+
+def _decode_payload(payload: bytes, line: int | None, offset: int | None) -> Event | Diagnostic:
+    """Decode one payload; every way it can be bad becomes a diagnostic."""
+    try:
+        return _decode_checked(payload, line, offset)
+    except RecursionError:
+        # msgspec decodes nested arrays and objects recursively, bounded by the
+        # interpreter's recursion limit; deeper input is refused rather than raising.
+        message = "line is not valid JSON: nesting is too deep"
+        return _bad(JSON_TOO_DEEP, message, payload, line=line, offset=offset, path=None)
+
+
+def _decode_checked(payload: bytes, line: int | None, offset: int | None) -> Event | Diagnostic:
+    if not payload.isascii():
+        try:
+            payload.decode()
+        except UnicodeDecodeError as error:
+            message = f"line is not valid UTF-8 (bad byte at position {error.start})"
+            return _bad(JSON_INVALID_UTF8, message, payload, line=line, offset=offset, path=None)
+    try:
+        event: Event = _FAST.decode(payload)
+    except msgspec.ValidationError:
+        pass
+    except msgspec.DecodeError as error:
+        reason, path = _split_reason(error)
+        return _bad(
+            JSON_INVALID,
+            f"line is not valid JSON: {reason}",
+            payload,
+            line=line,
+            offset=offset,
+            path=path,
+        )
+    else:
+        if event.extra is UNSET:
+            return _single_line(event, payload)
+    try:
+        fields = _FIELDS.decode(payload)
+    except msgspec.ValidationError as error:
+        reason, path = _split_reason(error)
+        message = f"line is not a JSON object: {reason}"
+        return _bad(JSON_NOT_OBJECT, message, payload, line=line, offset=offset, path=path)
+    except msgspec.DecodeError as error:
+        # The tagged decoder stops at an unknown ``type`` before reading the rest of
+        # the line, so malformed JSON after the tag is only seen here.
+        reason, path = _split_reason(error)
+        message = f"line is not valid JSON: {reason}"
+        return _bad(JSON_INVALID, message, payload, line=line, offset=offset, path=path)
+    try:
+        event = _from_fields(fields)
+    except msgspec.ValidationError as error:
+        reason, path = _split_reason(error)
+        message = f"not a valid AG-UI event: {reason}"
+        return _bad(EVENT_INVALID, message, payload, line=line, offset=offset, path=path)
+    return _single_line(event, payload)
+
+
+class EventDecoder:
+    """Turn a byte stream of AG-UI events (JSONL or SSE) into events and diagnostics.
+
+    The sans-I/O object the pipeline drives: feed it chunks cut anywhere, then close
+    it. Each call returns what that input completed, in stream order; the output never
+    depends on where the chunks were cut. A bad line becomes a
+    :class:`~a2ui_stream.Diagnostic` (severity ERROR, with line, byte offset, JSON path,
+    reason and a prefix of the raw bytes) and decoding goes on with the next line; in
+    strict mode the first diagnostic is the last item ever returned.
+    """
+
+    def __init__(
+        self,
+        *,
+        format: Format = "auto",  # noqa: A002 - the public option's name; no builtin used here
+        limits: Limits = Limits(),  # noqa: B008 - Limits is a frozen value, safe to share
+        strict: bool = False,
+    ) -> None:
+        """Set up a decoder for one stream.
+
+        Args:
+            format: ``"jsonl"``, ``"sse"``, or ``"auto"`` to choose from the first bytes.
+            limits: bounds; ``max_line_bytes`` caps one line or SSE event.
+            strict: stop at the first diagnostic instead of skipping the bad line.
+
+        Raises:
+            UsageError: ``format`` is unknown or ``limits.max_line_bytes`` is below 1.
+        """
+        self._framer = Framer(format=format, max_line_bytes=limits.max_line_bytes)
+        self._strict = strict
+        self._stopped = False
+        self._closed = False
+
+    @property
+    def stopped(self) -> bool:
+        """Whether strict mode met a diagnostic; nothing more will be returned."""
+        return self._stopped
+
+    @property
+    def format(self) -> Literal["jsonl", "sse"] | None:
+        """The framing in use, or ``None`` while ``"auto"`` has not decided yet."""
+        return self._framer.format
+
+    def feed(self, data: bytes) -> list[Decoded | Diagnostic]:
+        """Take the next chunk of the stream.
+
+        Args:
+            data: any number of bytes, cut anywhere.
+
+        Returns:
+            The events and diagnostics this chunk completed, in stream order.
+
+        Raises:
+            UsageError: the decoder was closed.
+        """
+        if self._closed:
+            raise UsageError("feed() after close()")
+        if self._stopped:
+            return []
+        return self._decode(self._framer.feed(data))
+
+    def close(self) -> list[Decoded | Diagnostic]:
+        """End the stream, flushing a final unterminated line or SSE event.
+
+        Returns:
+            The events and diagnostics the end of input completed; ``[]`` when called
+            again or after strict mode stopped.
+        """
+        if self._closed:
+            return []
+        self._closed = True
+        if self._stopped:
+            return []
+        return self._decode(self._framer.close())
+
+    def _decode(self, items: list[Frame | Diagnostic]) -> list[Decoded | Diagnostic]:
+        out: list[Decoded | Diagnostic] = []
+        append = out.append
+        fast = _FAST.decode
+        for item in items:
+            if isinstance(item, Frame):
+                payload = item.payload
+                # The common case inline: one line, a 1.0 event, no extras. msgspec
+                # checks UTF-8 in every string it decodes, so only the undecoded
+                # content of a non-ASCII activity snapshot needs its own check.
+                # Everything else goes through _decode_payload.
+                if _NEWLINE not in payload:
+                    try:
+                        event: Event = fast(payload)
+                    except (msgspec.DecodeError, RecursionError):
+                        pass
+                    else:
+                        if event.extra is UNSET and (
+                            type(event) is not ActivitySnapshot
+                            or payload.isascii()
+                            or _is_utf8(event.content)
+                        ):
+                            append(Decoded(event, item.line, item.offset))
+                            continue
+                result = _decode_payload(payload, item.line, item.offset)
+                if isinstance(result, Event):
+                    append(Decoded(result, item.line, item.offset))
+                    continue
+                append(result)
+            else:
+                append(item)
+            if self._strict:
+                self._stopped = True
+                break
+        return out
+
+
+def _is_utf8(raw: msgspec.Raw) -> bool:
+    try:
+        bytes(raw).decode()
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def decode_events(
+    data: bytes,
+    *,
+    format: Format = "auto",  # noqa: A002 - the public option's name; no builtin used here
+    limits: Limits = Limits(),  # noqa: B008 - Limits is a frozen value, safe to share
+    strict: bool = False,
+) -> list[Decoded | Diagnostic]:
+    """Decode a whole stream held in memory.
+
+    Args:
+        data: the complete stream.
+        format: as for :class:`EventDecoder`.
+        limits: as for :class:`EventDecoder`.
+        strict: as for :class:`EventDecoder`.
+
+    Returns:
+        Every event and diagnostic, as feeding ``data`` and closing would give.
+
+    Raises:
+        UsageError: ``format`` or ``limits`` is invalid.
+    """
+    decoder = EventDecoder(format=format, limits=limits, strict=strict)
+    return decoder.feed(data) + decoder.close()
+
+
+def event_from_mapping(obj: Mapping[str, Any]) -> Event | Diagnostic:
+    """Make an event from a plain mapping of wire (camelCase) keys.
+
+    Args:
+        obj: the event as JSON-like Python values, ``{"type": "RUN_STARTED", ...}``.
+
+    Returns:
+        The event, or an ``event.invalid`` (or ``json.not_object``) diagnostic saying
+        why it is not one.
+    """
+    try:
+        payload = _ENCODER.encode(obj)
+    except (TypeError, ValueError, OverflowError) as error:
+        message = f"not a valid AG-UI event: cannot be encoded as JSON ({error})"
+        return Diagnostic(code=EVENT_INVALID, message=message, severity=Severity.ERROR)
+    return _decode_payload(payload, None, None)
+
+
+def event_from_object(obj: object) -> Event | Diagnostic:
+    """Make an event from an object of another AG-UI library, duck-typed.
+
+    Anything with ``model_dump`` (the ``ag_ui.core`` pydantic events, for instance) is
+    dumped with ``mode="json", by_alias=True, exclude_none=True``; a mapping is taken as
+    :func:`event_from_mapping` takes it; an :class:`~a2ui_stream.events.Event` is
+    returned as is.
+
+    Args:
+        obj: the foreign event.
+
+    Returns:
+        The event, or an ``event.invalid`` diagnostic saying why it is not one.
+    """
+    if isinstance(obj, Event):
+        return obj
+    if isinstance(obj, Mapping):
+        return event_from_mapping(obj)
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):
+        dumped = dump(mode="json", by_alias=True, exclude_none=True)
+        if isinstance(dumped, Mapping):
+            return event_from_mapping(dumped)
+    message = (
+        f"not a valid AG-UI event: {type(obj).__name__} is not a mapping and has no model_dump"
+    )
+    return Diagnostic(code=EVENT_INVALID, message=message, severity=Severity.ERROR)
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def encode_event(event: Event) -> bytes:
+    """Encode an event as compact JSON, unknown fields included.
+
+    Args:
+        event: any event, an :class:`~a2ui_stream.events.UnknownEvent` included.
+
+    Returns:
+        One JSON object without a trailing newline; ``extra`` keys come after the
+        declared fields.
+
+    Raises:
+        TypeError: a field holds a value that cannot be encoded as JSON.
+    """
+    extra = event.extra
+    if extra is UNSET:
+        return _ENCODER.encode(event)
+    body = _ENCODER.encode(msgspec.structs.replace(event, extra=UNSET))
+    if not extra:
+        return body
+    return body[:-1] + b"," + _ENCODER.encode(extra)[1:]

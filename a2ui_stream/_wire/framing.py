@@ -1,0 +1,396 @@
+"""Framing: a byte stream cut into JSON payloads, JSONL or SSE, without doing any I/O.
+
+Owns where one event's bytes end and the next begin: newlines, CRLF, a leading UTF-8
+BOM, blank lines, SSE fields and comments, the line-size limit, and telling JSONL from
+SSE by the first bytes. It knows nothing about JSON or events (the codec decodes the
+payloads) and must not import the codec, state or shell modules.
+
+The :class:`Framer` is fed bytes cut anywhere (inside a line, a UTF-8 sequence or a
+CRLF) and returns what each chunk completed; the output never depends on the cuts.
+Its buffer follows wsproto's commit/rollback idea, reduced to what lines need: only
+the uncommitted tail of the current line is kept, a line is committed when its
+newline arrives, and each byte is scanned for a newline exactly once, so a long line
+arriving in many small chunks costs one append per chunk and no rescans.
+
+Lines end with LF or CRLF. A lone CR is not a line end (JSONL writers never use it,
+and AG-UI's SSE encoder writes LF).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
+
+import msgspec
+
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.limits import DEFAULT_MAX_LINE_BYTES
+from a2ui_stream.errors import UsageError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["LINE_TOO_LONG", "Format", "Frame", "Framer", "Output"]
+
+#: Diagnostic code of a line (JSONL) or event (SSE) longer than ``max_line_bytes``.
+LINE_TOO_LONG = "line.too_long"
+
+Format: TypeAlias = Literal["auto", "jsonl", "sse"]
+"""How the input is framed; ``"auto"`` decides from the first non-blank bytes."""
+
+_BOM = b"\xef\xbb\xbf"
+_NEWLINE = b"\n"
+_CR = ord("\r")
+_COLON = ord(":")
+_OPEN_BRACE = ord("{")
+_BLANK = b" \t\r\n"
+#: First bytes that make ``"auto"`` choose SSE: a field the SSE spec defines, or a comment.
+_SSE_PREFIXES = (b"data:", b":", b"event:", b"id:", b"retry:")
+#: Longest prefix to look at before deciding (``b"retry:"``).
+_DETECT_BYTES = max(len(prefix) for prefix in _SSE_PREFIXES)
+#: Bytes of an over-long line kept in its diagnostic.
+_RAW_PREFIX = 64
+
+
+class Frame(msgspec.Struct, frozen=True):
+    """One payload cut from the stream: a JSONL line or the data of one SSE event.
+
+    Attributes:
+        payload: the bytes to decode (line terminator removed; SSE data lines joined
+            with a newline).
+        line: 1-based number of its first line (an SSE event's first ``data:`` line).
+        offset: byte offset of that line from the start of the stream (a BOM counts).
+    """
+
+    payload: bytes
+    line: int
+    offset: int
+
+
+Output: TypeAlias = list[Frame | Diagnostic]
+"""What one call to :meth:`Framer.feed` or :meth:`Framer.close` returns, in stream order."""
+
+
+def _too_long(what: str, line: int, offset: int, limit: int, raw: bytes) -> Diagnostic:
+    return Diagnostic(
+        code=LINE_TOO_LONG,
+        message=f"{what} is longer than max_line_bytes ({limit}); skipped",
+        severity=Severity.ERROR,
+        line=line,
+        offset=offset,
+        raw=raw,
+    )
+
+
+class _Lines(Protocol):
+    """What a format does with the complete lines the framer cuts."""
+
+    def line(self, raw: bytes, line: int, offset: int, out: Output) -> None:
+        """Take one complete line (terminator removed)."""
+
+    def too_long(self, line: int, offset: int, raw: bytes, out: Output) -> None:
+        """Take the start of a line that exceeded the limit and was skipped."""
+
+    def end(self, out: Output) -> None:
+        """Flush whatever the end of input completes."""
+
+
+class _JsonlLines:
+    """JSONL: every line that is not blank is one payload."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+    def line(self, raw: bytes, line: int, offset: int, out: Output) -> None:
+        if raw and not raw.isspace():
+            out.append(Frame(raw, line, offset))
+
+    def too_long(self, line: int, offset: int, raw: bytes, out: Output) -> None:
+        out.append(_too_long("line", line, offset, self.limit, raw))
+
+    def end(self, out: Output) -> None:
+        """JSONL has nothing pending between lines."""
+
+
+class _SseLines:
+    """SSE (WHATWG HTML §9.2.6): ``data:`` lines gathered until a blank line dispatches.
+
+    Comments and the ``event``, ``id`` and ``retry`` fields are read and ignored, as are
+    fields the spec does not name. An event whose data exceeds the limit is reported
+    once and skipped up to its blank line.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._data: list[bytes] = []
+        self._size = 0
+        self._line = 0
+        self._offset = 0
+        self._skipping = False
+
+    def line(self, raw: bytes, line: int, offset: int, out: Output) -> None:
+        if not raw:
+            self._dispatch(out)
+            return
+        if self._skipping or raw[0] == _COLON:
+            return
+        if raw.startswith(b"data: "):
+            value = raw[6:]
+        elif raw.startswith(b"data:"):
+            value = raw[5:]
+        elif raw == b"data":
+            value = b""
+        else:
+            return
+        if not self._data:
+            self._line, self._offset = line, offset
+        # The joined payload is the values plus one b"\n" between each two.
+        self._size += len(value) + (1 if self._data else 0)
+        if self._size > self.limit:
+            raw = b"\n".join([*self._data, value])[:_RAW_PREFIX]
+            self._skip(_too_long("event", self._line, self._offset, self.limit, raw), out)
+            return
+        self._data.append(value)
+
+    def too_long(self, line: int, offset: int, raw: bytes, out: Output) -> None:
+        if self._skipping:
+            return
+        if self._data:
+            line, offset = self._line, self._offset
+        self._skip(_too_long("line", line, offset, self.limit, raw), out)
+
+    def end(self, out: Output) -> None:
+        self._dispatch(out)
+
+    def _skip(self, diagnostic: Diagnostic, out: Output) -> None:
+        out.append(diagnostic)
+        self._data.clear()
+        self._size = 0
+        self._skipping = True
+
+    def _dispatch(self, out: Output) -> None:
+        if self._data and self._size:
+            out.append(Frame(b"\n".join(self._data), self._line, self._offset))
+        self._data.clear()
+        self._size = 0
+        self._skipping = False
+
+
+_LINES: dict[str, Callable[[int], _Lines]] = {"jsonl": _JsonlLines, "sse": _SseLines}
+
+
+def _detect(head: bytes, *, final: bool) -> Literal["jsonl", "sse"] | None:
+    """Choose the format from the stream's first bytes; ``None`` means "need more"."""
+    start = len(head) - len(head.lstrip(_BLANK))
+    if start == len(head):
+        return "jsonl" if final else None
+    first = head[start : start + _DETECT_BYTES]
+    undecided = False
+    for prefix in _SSE_PREFIXES:
+        if first.startswith(prefix):
+            return "sse"
+        undecided |= prefix.startswith(first)
+    return None if undecided and not final else "jsonl"
+
+
+class Framer:
+    """Cut a byte stream into :class:`Frame` payloads, whatever the chunk boundaries.
+
+    Feed it chunks with :meth:`feed` and end the input with :meth:`close`; each call
+    returns the frames and diagnostics it completed, in stream order. Bad framing never
+    raises: an over-long line becomes a ``line.too_long`` :class:`Diagnostic` and the
+    framer resumes after the next newline, having kept at most ``max_line_bytes + 1``
+    bytes of it.
+    """
+
+    def __init__(
+        self,
+        *,
+        format: Format = "auto",  # noqa: A002 - the public option's name; no builtin used here
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    ) -> None:
+        """Set up an empty framer.
+
+        Args:
+            format: ``"jsonl"``, ``"sse"``, or ``"auto"`` to choose from the first
+                non-blank bytes (``{`` means JSONL; ``data:``, ``:``, ``event:``,
+                ``id:`` or ``retry:`` means SSE; anything else JSONL).
+            max_line_bytes: longest line (JSONL) or event data (SSE) accepted, without
+                its line terminator.
+
+        Raises:
+            UsageError: ``format`` is unknown or ``max_line_bytes`` is below 1.
+        """
+        if format not in ("auto", "jsonl", "sse"):
+            raise UsageError(f"unknown format {format!r}; use 'auto', 'jsonl' or 'sse'")
+        if max_line_bytes < 1:
+            raise UsageError("max_line_bytes must be at least 1")
+        self._requested = format
+        self._limit = max_line_bytes
+        # A line is too long once its buffered bytes pass limit + 1: one more byte may
+        # still be the CR of a CRLF, which is not part of the line.
+        self._hold = max_line_bytes + 1
+        self._prefix = min(_RAW_PREFIX, max_line_bytes + 1)
+        self._lines: _Lines = _JsonlLines(max_line_bytes)
+        self._started = False
+        self._bom_checked = False
+        self._head = bytearray()
+        self._partial = bytearray()
+        self._skipping = False
+        self._closed = False
+        self._line = 1
+        self._line_offset = 0
+        self._position = 0
+
+    @property
+    def format(self) -> Literal["jsonl", "sse"] | None:
+        """The format in use, or ``None`` while ``"auto"`` has not seen enough bytes."""
+        if not self._started:
+            return None
+        return "sse" if isinstance(self._lines, _SseLines) else "jsonl"
+
+    def feed(self, data: bytes) -> Output:
+        """Take the next chunk of input.
+
+        Args:
+            data: any number of bytes, cut anywhere.
+
+        Returns:
+            Frames and diagnostics this chunk completed, in stream order.
+
+        Raises:
+            UsageError: the framer was closed.
+        """
+        if self._closed:
+            raise UsageError("feed() after close()")
+        out: Output = []
+        if not self._started:
+            self._head += data
+            rest = self._start(final=False)
+            if rest is None:
+                return out
+            data = rest
+        self._split(data, out)
+        return out
+
+    def close(self) -> Output:
+        """End the input: flush an unterminated last line and a pending SSE event.
+
+        Returns:
+            Frames and diagnostics the end of input completed. A second call returns
+            nothing.
+        """
+        out: Output = []
+        if self._closed:
+            return out
+        self._closed = True
+        if not self._started:
+            self._split(self._start(final=True) or b"", out)
+        if self._partial and not self._skipping:
+            self._emit(bytes(self._partial), self._line, self._line_offset, out)
+        self._partial.clear()
+        self._lines.end(out)
+        return out
+
+    def _start(self, *, final: bool) -> bytes | None:
+        """Strip a BOM and pick the format once enough bytes are in.
+
+        While ``"auto"`` waits, complete blank lines are counted and dropped (in either
+        format they yield nothing), so a long run of them is never rescanned.
+
+        Returns:
+            The input still to split, or ``None`` when more bytes are needed to decide.
+        """
+        head = self._head
+        if not self._bom_checked:
+            if not final and len(head) < len(_BOM) and _BOM.startswith(head):
+                return None
+            if head.startswith(_BOM):
+                del head[: len(_BOM)]
+                self._position = self._line_offset = len(_BOM)
+            self._bom_checked = True
+        chosen = self._requested
+        if chosen == "auto":
+            detected = _detect(bytes(head), final=final or len(head) > self._limit)
+            if detected is None:
+                blank = len(head) - len(head.lstrip(_BLANK))
+                consumed = head.rfind(_NEWLINE, 0, blank) + 1
+                self._line += head.count(_NEWLINE, 0, consumed)
+                self._position += consumed
+                self._line_offset = self._position
+                del head[:consumed]
+                return None
+            chosen = detected
+        self._lines = _LINES[chosen](self._limit)
+        self._started = True
+        rest = bytes(head)
+        head.clear()
+        return rest
+
+    def _emit(self, raw: bytes, line: int, offset: int, out: Output) -> None:
+        """Hand a complete line to the format, or report it when it is too long."""
+        lines = self._lines
+        if raw and raw[-1] == _CR:
+            raw = raw[:-1]
+        if len(raw) > self._limit:
+            lines.too_long(line, offset, raw[: self._prefix], out)
+        else:
+            lines.line(raw, line, offset, out)
+
+    def _split(self, data: bytes, out: Output) -> None:
+        """Commit every line ``data`` completes; keep its unterminated tail."""
+        position = self._position
+        self._position += len(data)
+        start = 0
+        if self._partial or self._skipping:
+            end = data.find(_NEWLINE)
+            if end < 0:
+                self._keep(data, out)
+                return
+            if not self._skipping:
+                if len(self._partial) + end > self._hold:
+                    self._keep(data[: min(end, self._hold + 1)], out)
+                else:
+                    self._partial += data[:end]
+                    self._emit(bytes(self._partial), self._line, self._line_offset, out)
+            self._partial.clear()
+            self._skipping = False
+            self._line += 1
+            start = end + 1
+        find = data.find
+        hold = self._hold
+        limit = self._limit
+        emit = self._emit
+        line = self._line
+        # The common JSONL line (starts with "{", no CR, within the limit) becomes a frame
+        # right here; every other line takes the general path through _emit.
+        jsonl = isinstance(self._lines, _JsonlLines)
+        while (end := find(_NEWLINE, start)) >= 0:
+            if (
+                jsonl
+                and data[start] == _OPEN_BRACE
+                and data[end - 1] != _CR
+                and end - start <= limit
+            ):
+                out.append(Frame(data[start:end], line, position + start))
+            elif end - start > hold:
+                emit(data[start : start + hold + 1], line, position + start, out)
+            else:
+                emit(data[start:end], line, position + start, out)
+            line += 1
+            start = end + 1
+        self._line = line
+        self._line_offset = position + start
+        if start < len(data):
+            self._keep(data[start:], out)
+
+    def _keep(self, tail: bytes, out: Output) -> None:
+        """Buffer the tail of an unfinished line, or start skipping it when too long."""
+        if self._skipping:
+            return
+        if len(self._partial) + len(tail) > self._hold:
+            head = bytes(self._partial) + tail[: self._prefix]
+            self._partial.clear()
+            self._skipping = True
+            self._lines.too_long(self._line, self._line_offset, head[: self._prefix], out)
+            return
+        self._partial += tail
