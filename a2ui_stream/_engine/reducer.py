@@ -27,7 +27,7 @@ diff.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -35,6 +35,7 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._convert.converter import Conversion, Converter
 from a2ui_stream._engine.history import normalize_document, rehydrate
 from a2ui_stream._engine.sharing import delta_changes, share_data, shared_write
+from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.stream import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
@@ -55,6 +56,9 @@ from a2ui_stream._wire.a2ui import Operation, UpdateDataModel, decode_operation
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream._wire.numbers import js_number
+
+if TYPE_CHECKING:
+    import immutables
 
 __all__ = ["Reducer", "Reduction"]
 
@@ -225,7 +229,10 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context)
         # No event reaches a past run again, so its buckets and caches are dead weight;
         # its parts and lifecycles stay readable.
         last = past[-1]
-        past = (*past[:-1], msgspec.structs.replace(last, buckets={}, cache=ConversionCache({})))
+        past = (
+            *past[:-1],
+            msgspec.structs.replace(last, buckets=OrderedMap(), cache=ConversionCache()),
+        )
     if context.keep_runs is not None:
         past = past[len(past) - context.keep_runs :] if context.keep_runs else ()
     return msgspec.structs.replace(state, runs=(*past, run)), (), ()
@@ -305,7 +312,7 @@ def _apply_lifecycle(
                 message_id=key,
             ),
         )
-    lifecycles = {**run.lifecycles, key: Lifecycle(phase=phase, content=content)}
+    lifecycles = run.lifecycles.set(key, Lifecycle(phase=phase, content=content))
     return _with_run(state, msgspec.structs.replace(run, lifecycles=lifecycles)), (), diagnostics
 
 
@@ -450,15 +457,12 @@ def _place_bucket(
     re-sent older bucket wins a shared surfaceId again even when nothing in it changed.
     """
     key = bucket.message_id
-    is_latest = next(reversed(run.buckets), None) == key
+    is_latest = run.buckets.last_key() == key
     lifecycles = run.lifecycles
     current = lifecycles.get(key)
     if current is not None and current.phase != "painted":
-        lifecycles = {**lifecycles, key: msgspec.structs.replace(current, phase="painted")}
-    buckets = dict(run.buckets)
-    if not is_latest:
-        buckets.pop(key, None)
-    buckets[key] = bucket
+        lifecycles = lifecycles.set(key, msgspec.structs.replace(current, phase="painted"))
+    buckets = run.buckets.set_last(key, bucket)
     new_run = msgspec.structs.replace(run, buckets=buckets, lifecycles=lifecycles)
     if not changed and is_latest:
         return _with_run(state, new_run), (), tuple(diagnostics)
@@ -471,7 +475,7 @@ def _place_bucket(
     return _with_run(state, new_run), diffs, tuple(diagnostics)
 
 
-def _owner(buckets: dict[str, Bucket], surface_id: str) -> tuple[str, Surface] | None:
+def _owner(buckets: OrderedMap[str, Bucket], surface_id: str) -> tuple[str, Surface] | None:
     """Return the most recent bucket holding ``surface_id`` and its surface."""
     for message_id in reversed(buckets):
         surface = buckets[message_id].surfaces.get(surface_id)
@@ -487,8 +491,8 @@ def _synthesize(
 
     Diffs come in the order of the parts afterwards (adds and updates), then removes.
     """
-    cache = dict(run.cache.value)
-    parts = dict(run.parts)
+    cache = run.cache.value.mutate()
+    parts = run.parts
     diffs: list[PartDiff] = []
     removed: list[PartDiff] = []
     diagnostics: list[Diagnostic] = []
@@ -502,13 +506,13 @@ def _synthesize(
             element = _convert(cache, surface_id, owner, context, diagnostics, known=known)
         if owner is None or element is None:
             if old is not None:
-                del parts[surface_id]
+                parts = parts.delete(surface_id)
                 removed.append(_diff("remove", old, context, run))
             continue
         message_id = owner[0]
         if old is not None and (old.args is element or old.args == element):
             if old.message_id != message_id:
-                parts[surface_id] = msgspec.structs.replace(old, message_id=message_id)
+                parts = parts.set(surface_id, msgspec.structs.replace(old, message_id=message_id))
             continue
         part = Part(
             tool_call_id=TOOL_CALL_PREFIX + surface_id,
@@ -516,20 +520,19 @@ def _synthesize(
             message_id=message_id,
             args=element,
         )
-        parts[surface_id] = part
+        parts = parts.set(surface_id, part)
         if old is None:
             diffs.append(_diff("add", part, context, run))
         else:
             diffs.append(_diff("update", part, context, run, previous_args=old.args))
     if len(diffs) > 1:
-        order = {surface_id: index for index, surface_id in enumerate(parts)}
-        diffs.sort(key=lambda d: order[d.surface_id])
-    new_run = msgspec.structs.replace(run, parts=parts, cache=ConversionCache(cache))
+        diffs.sort(key=lambda d: parts.position(d.surface_id))
+    new_run = msgspec.structs.replace(run, parts=parts, cache=ConversionCache(cache.finish()))
     return new_run, (*diffs, *removed), diagnostics
 
 
 def _convert(
-    cache: dict[str, tuple[Surface, Conversion]],
+    cache: immutables.MapMutation[str, tuple[Surface, Conversion]],
     surface_id: str,
     owner: tuple[str, Surface],
     context: _Context,

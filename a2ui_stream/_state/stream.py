@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, TypeAlias
 
+import immutables
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.surface import Surface
 from a2ui_stream._tree.patch import diff as json_diff
 
@@ -65,8 +67,10 @@ class ConversionCache:
 
     __slots__ = ("value",)
 
-    def __init__(self, value: Mapping[str, tuple[Surface, Any]]) -> None:
-        self.value = value
+    def __init__(self, value: immutables.Map[str, tuple[Surface, Any]] | None = None) -> None:
+        self.value: immutables.Map[str, tuple[Surface, Any]] = (
+            value if value is not None else immutables.Map()
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ConversionCache)
@@ -190,15 +194,19 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
         parts: the run's parts by surfaceId, in display order: a new part goes after
             the existing ones, an existing part keeps its place.
         lifecycles: the latest lifecycle per messageId.
+
+    The three mappings are read-only :class:`~a2ui_stream._state.persistent.OrderedMap`
+    values: an event updates them at the cost of what it changes, sharing the rest
+    with the run before it.
     """
 
     run_id: str | None = None
     thread_id: str | None = None
     status: str = "running"
-    buckets: dict[str, Bucket] = msgspec.field(default_factory=dict)
-    parts: Mapping[str, Part] = msgspec.field(default_factory=dict)
-    lifecycles: Mapping[str, Lifecycle] = msgspec.field(default_factory=dict)
-    cache: ConversionCache = msgspec.field(default_factory=lambda: ConversionCache({}))
+    buckets: OrderedMap[str, Bucket] = msgspec.field(default_factory=OrderedMap)
+    parts: OrderedMap[str, Part] = msgspec.field(default_factory=OrderedMap)
+    lifecycles: OrderedMap[str, Lifecycle] = msgspec.field(default_factory=OrderedMap)
+    cache: ConversionCache = msgspec.field(default_factory=ConversionCache)
 
     def surfaces(self) -> dict[str, Surface]:
         """Return every live surface of the run, the most recent bucket winning a shared id."""

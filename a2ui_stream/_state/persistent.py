@@ -1,0 +1,183 @@
+"""Persistent maps: read-only mappings whose updates share what did not change.
+
+Owns :class:`OrderedMap`, the mapping a run keeps its buckets, parts, lifecycles and
+conversions in. A run of a long stream holds one entry per messageId and per surface,
+and every event makes a new run value; with plain dicts each event copied them all, so
+the cost of an event grew with the run (issue 12). Here an update costs a few steps of
+a hash array mapped trie (``immutables.Map``, in C) whatever the size, old values stay
+valid and unchanged, and nothing offers a way to change one in place.
+
+Order is insertion order, as a dict's: each key carries a stamp, and the stamps index
+the keys, so iteration walks the stamps and a key moved to the end takes a new one.
+Stamps left unused by moves and deletions are reclaimed by renumbering once they
+outnumber the entries, which keeps iteration linear in the entries.
+
+Imports nothing of the package (the state layer's lowest module). Does no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, ClassVar, Final, TypeVar
+
+import immutables
+
+__all__ = ["OrderedMap"]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+#: Unused stamps allowed past the number of entries before they are renumbered.
+_SLACK: Final = 32
+_GAP: Any = object()
+
+
+class OrderedMap(Mapping[K, V]):
+    """An immutable, insertion-ordered mapping with cheap updates.
+
+    Reads are a :class:`~collections.abc.Mapping`'s (``m[key]``, ``get``, ``in``,
+    ``len``, iteration in insertion order, ``reversed``); equality is a dict's (same
+    keys and values, whatever the order), also against a plain dict. Updates return a
+    new map and leave this one as it was: :meth:`set` keeps an existing key in its
+    place, :meth:`set_last` moves it to the end, :meth:`delete` removes it. Each
+    costs a few trie steps, not a copy.
+
+    Example:
+        >>> parts = OrderedMap({"a": 1}).set("b", 2).set("a", 3)
+        >>> list(parts.items()), parts.set_last("a", 4).last_key()
+        ([('a', 3), ('b', 2)], 'a')
+    """
+
+    __slots__ = ("_keys", "_next", "_stamps", "_values")
+
+    #: The trie type; a benchmark swaps in others to compare (``benchmarks/bench_maps.py``).
+    _MAP: ClassVar[Any] = immutables.Map
+
+    _values: immutables.Map[K, V]
+    _stamps: immutables.Map[K, int]
+    _keys: immutables.Map[int, K]
+    _next: int
+
+    def __init__(self, items: Mapping[K, V] | Iterable[tuple[K, V]] = ()) -> None:
+        """Build a map from a mapping or ``(key, value)`` pairs, in their order.
+
+        Args:
+            items: the entries; a later duplicate key replaces the value in place.
+        """
+        pairs = dict(items.items() if isinstance(items, Mapping) else items)
+        self._fill(pairs)
+
+    def _fill(self, pairs: dict[K, V]) -> None:
+        trie = self._MAP
+        self._values = trie(pairs)
+        self._stamps = trie(zip(pairs, range(len(pairs)), strict=True))
+        self._keys = trie(enumerate(pairs))
+        self._next = len(pairs)
+
+    @classmethod
+    def _made(
+        cls,
+        values: immutables.Map[K, V],
+        stamps: immutables.Map[K, int],
+        keys: immutables.Map[int, K],
+        next_stamp: int,
+    ) -> OrderedMap[K, V]:
+        made: OrderedMap[K, V] = cls.__new__(cls)
+        made._values, made._stamps, made._keys, made._next = values, stamps, keys, next_stamp
+        if next_stamp > 2 * len(values) + _SLACK:
+            made._fill(dict(made.items()))  # renumber: iteration stays linear
+        return made
+
+    # -- reading ------------------------------------------------------------------------
+
+    def __getitem__(self, key: K) -> V:
+        return self._values[key]
+
+    def get(self, key: K, default: Any = None) -> Any:
+        """The value of ``key``, or ``default`` when absent."""
+        return self._values.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __iter__(self) -> Iterator[K]:
+        keys = self._keys
+        for stamp in range(self._next):
+            key = keys.get(stamp, _GAP)
+            if key is not _GAP:
+                yield key
+
+    def __reversed__(self) -> Iterator[K]:
+        keys = self._keys
+        for stamp in range(self._next - 1, -1, -1):
+            key = keys.get(stamp, _GAP)
+            if key is not _GAP:
+                yield key
+
+    def last_key(self) -> K | None:
+        """The most recently inserted (or moved) key; ``None`` when empty."""
+        return next(reversed(self), None)
+
+    def position(self, key: K) -> int:
+        """A number that orders ``key`` among the others as iteration does.
+
+        Raises:
+            KeyError: ``key`` is absent.
+        """
+        return self._stamps[key]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, OrderedMap):
+            return self._values == other._values
+        if isinstance(other, Mapping):
+            return len(self) == len(other) and all(
+                key in other and other[key] == value for key, value in self._values.items()
+            )
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a mapping's equality, as a dict's
+
+    def __repr__(self) -> str:
+        return f"OrderedMap({dict(self.items())!r})"
+
+    # -- updating -----------------------------------------------------------------------
+
+    def set(self, key: K, value: V) -> OrderedMap[K, V]:
+        """A map with ``key`` set to ``value``, in its place when present, else last."""
+        if key in self._values:
+            if self._values[key] is value:
+                return self
+            return self._made(self._values.set(key, value), self._stamps, self._keys, self._next)
+        stamp = self._next
+        return self._made(
+            self._values.set(key, value),
+            self._stamps.set(key, stamp),
+            self._keys.set(stamp, key),
+            stamp + 1,
+        )
+
+    def set_last(self, key: K, value: V) -> OrderedMap[K, V]:
+        """A map with ``key`` set to ``value`` and moved to the end."""
+        stamp = self._stamps.get(key)
+        if stamp is not None and stamp == self._next - 1:
+            return self.set(key, value)
+        keys = self._keys if stamp is None else self._keys.delete(stamp)
+        last = self._next
+        return self._made(
+            self._values.set(key, value), self._stamps.set(key, last), keys.set(last, key), last + 1
+        )
+
+    def delete(self, key: K) -> OrderedMap[K, V]:
+        """A map without ``key``; this map itself when ``key`` is absent."""
+        stamp = self._stamps.get(key)
+        if stamp is None:
+            return self
+        return self._made(
+            self._values.delete(key),
+            self._stamps.delete(key),
+            self._keys.delete(stamp),
+            self._next,
+        )

@@ -1,0 +1,112 @@
+"""Tests for the persistent ordered map the run state keeps its mappings in."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from a2ui_stream._state.persistent import OrderedMap
+
+# (operation, key, value): "set" keeps a key's place, "last" moves it to the end.
+_STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["set", "last", "delete"]),
+        st.integers(min_value=0, max_value=40),
+        st.integers(),
+    ),
+    max_size=300,
+)
+
+
+def _model_step(model: dict[int, int], op: str, key: int, value: int) -> dict[int, int]:
+    """What a plain dict does for the same step, on a copy."""
+    out = dict(model)
+    if op == "set":
+        out[key] = value
+    elif op == "last":
+        out.pop(key, None)
+        out[key] = value
+    else:
+        out.pop(key, None)
+    return out
+
+
+def _step(pmap: OrderedMap[int, int], op: str, key: int, value: int) -> OrderedMap[int, int]:
+    if op == "set":
+        return pmap.set(key, value)
+    if op == "last":
+        return pmap.set_last(key, value)
+    return pmap.delete(key)
+
+
+class TestOrderedMap:
+    @settings(max_examples=200, deadline=None)
+    @given(_STEPS)
+    def test_behaves_as_an_insertion_ordered_dict(self, steps: list[tuple[str, int, int]]) -> None:
+        """Every step gives the dict's items in the dict's order; older maps never change."""
+        pmap: OrderedMap[int, int] = OrderedMap()
+        model: dict[int, int] = {}
+        history: list[tuple[OrderedMap[int, int], list[tuple[int, int]]]] = []
+        for op, key, value in steps:
+            pmap, model = _step(pmap, op, key, value), _model_step(model, op, key, value)
+            assert list(pmap.items()) == list(model.items())
+            assert list(reversed(pmap)) == list(reversed(model))
+            assert len(pmap) == len(model)
+            assert pmap.last_key() == next(reversed(model), None)
+            assert sorted(pmap, key=pmap.position) == list(model)
+            history.append((pmap, list(model.items())))
+        for old, items in history:
+            assert list(old.items()) == items
+
+    def test_equality_is_a_dicts(self) -> None:
+        """Equal to a dict or a map with the same items in any order; never hashable."""
+        a = OrderedMap({"x": 1, "y": 2})
+        b = OrderedMap({"y": 2, "x": 1})
+        assert a == b
+        assert a == {"x": 1, "y": 2}
+        assert a == {"y": 2, "x": 1}
+        plain = {"y": 2, "x": 1}
+        assert plain == a  # a dict on the left defers to the map
+        assert a != {"x": 1}
+        assert a != {"x": 1, "y": 3}
+        assert a != {"x": 1, "z": 2}
+        with pytest.raises(TypeError):
+            hash(a)
+
+    def test_read_only(self) -> None:
+        """A Mapping without any way to change it in place."""
+        a = OrderedMap({"x": 1})
+        assert isinstance(a, Mapping)
+        with pytest.raises(TypeError):
+            a["y"] = 2  # type: ignore[index]
+        with pytest.raises(AttributeError):
+            a.z = 1  # type: ignore[attr-defined]
+        assert a.get("y") is None
+        assert a.get("y", 0) == 0
+        assert "x" in a
+        assert "y" not in a
+
+    def test_unchanged_value_keeps_the_map(self) -> None:
+        """Setting the very value a key holds returns the same map, and deleting nothing too."""
+        value = object()
+        a = OrderedMap({"x": value})
+        assert a.set("x", value) is a
+        assert a.delete("absent") is a
+
+    def test_stamps_are_renumbered(self) -> None:
+        """Moving one key to the end many times keeps iteration short."""
+        a = OrderedMap({"x": 0, "y": 0})
+        for i in range(1000):
+            a = a.set_last("x" if i % 2 else "y", i)
+        assert list(a.items()) == [("y", 998), ("x", 999)]
+        assert a._next <= 2 * len(a) + 32 + 1
+
+    def test_position_of_absent_key(self) -> None:
+        with pytest.raises(KeyError):
+            OrderedMap[str, int]().position("x")
+
+    def test_repr(self) -> None:
+        assert repr(OrderedMap({"x": 1})) == "OrderedMap({'x': 1})"
