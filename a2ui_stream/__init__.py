@@ -33,7 +33,13 @@ from a2ui_stream._wire.codec import Decoded, EventDecoder, decode_event, encode_
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.catalog import Catalog, basic_catalog, catalog_context
-from a2ui_stream.errors import A2uiStreamError, LogLockedError, StrictModeError, UsageError
+from a2ui_stream.errors import (
+    A2uiStreamError,
+    LogLockedError,
+    LogRefusedError,
+    StrictModeError,
+    UsageError,
+)
 
 __all__ = [
     "SCHEMA_CONTEXT_DESCRIPTION",
@@ -51,6 +57,7 @@ __all__ = [
     "Lifecycle",
     "Limits",
     "LogLockedError",
+    "LogRefusedError",
     "MemoryLog",
     "Part",
     "PartDiff",

@@ -9,7 +9,13 @@ module can import it.
 
 from __future__ import annotations
 
-__all__ = ["A2uiStreamError", "LogLockedError", "StrictModeError", "UsageError"]
+__all__ = [
+    "A2uiStreamError",
+    "LogLockedError",
+    "LogRefusedError",
+    "StrictModeError",
+    "UsageError",
+]
 
 
 class A2uiStreamError(Exception):
@@ -28,6 +34,14 @@ class UsageError(A2uiStreamError, ValueError):
 
 class LogLockedError(A2uiStreamError, RuntimeError):
     """Another writer holds the event log's lock."""
+
+
+class LogRefusedError(UsageError):
+    """A path given as an event log names a file that must not be one.
+
+    It is not a regular file, it is the input being read, or it holds something other
+    than an event log. Nothing was written to it.
+    """
 
 
 class StrictModeError(A2uiStreamError, ValueError):

@@ -7,25 +7,27 @@ import sys
 import textwrap
 import time
 import tracemalloc
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from a2ui_stream import Processor
 from a2ui_stream._engine.eventlog import EventLog, MemoryLog
 from a2ui_stream._shell import filelog, logscan
 from a2ui_stream._shell.filelog import FileLog
 from a2ui_stream._wire.diagnostics import Severity
-from a2ui_stream.errors import LogLockedError, UsageError
+from a2ui_stream.errors import LogLockedError, LogRefusedError, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from pathlib import Path
 
     from a2ui_stream._shell.filelog import FsyncPolicy
 
 import log_writer
+from stream_cases import RECORDING
 
 LINES = [b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}', b'{"n":1}', b'{"n":"\xc3\xa9"}']
 
@@ -420,6 +422,150 @@ class TestLock:
             writer.kill()
             writer.wait()
         FileLog.open(path).close()
+
+
+#: Files that are not event logs this package wrote, each judged from its first line.
+FOREIGN = {
+    "notes": b"hello world\nthis is my notes file\nnot json at all",
+    "png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01" + bytes(range(256)),
+    "json without type": b'{"a":1}\n{"type":"RUN_STARTED"}\n',
+    "json array": b'[{"type":"RUN_STARTED"}]\n',
+    "spaced json": b'{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}\n',
+    "pretty json": b'{\n  "type": "RUN_STARTED"\n}\n',
+    "type not first": b'{"runId":"r","type":"RUN_STARTED"}\n',
+    "type not a string": b'{"type":5}\n',
+    "broken after type": b'{"type":"RUN_STARTED",oops}\n',
+    "empty first line": b'\n{"type":"RUN_STARTED"}\n',
+    "text fragment only": b"no line feed in here",
+    "csv": b"type,runId\nRUN_STARTED,r\n",
+}
+#: Files that are (or could be) event logs this package wrote.
+OURS = {
+    "empty": b"",
+    "events": b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n{"type":"X","n":1}\n',
+    "unknown event first": b'{"type":"WHATEVER","x":[1,2]}\n',
+    "escaped type": b'{"type":"A\\"B\\\\"}\n',
+    "only a torn first record": b'{"type":"RUN_STA',
+    "torn within the start": b'{"ty',
+    "torn after a record": b'{"type":"RUN_FINISHED"}\n{"type":"TEXT_MESS',
+}
+
+
+class TestRefusal:
+    """Paths that must never become a writable log are refused before anything is written."""
+
+    @staticmethod
+    def _unchanged(path: Path, content: bytes, mtime: int) -> None:
+        assert path.read_bytes() == content
+        assert path.stat().st_mtime_ns == mtime
+
+    @pytest.mark.parametrize("content", FOREIGN.values(), ids=FOREIGN.keys())
+    def test_foreign_file_is_refused_and_left_alone(self, path: Path, content: bytes) -> None:
+        """With events_only, a file whose first line is not our event is refused as is."""
+        path.write_bytes(content)
+        mtime = path.stat().st_mtime_ns
+        with pytest.raises(LogRefusedError, match="not a log this program wrote") as caught:
+            FileLog.open(path, events_only=True)
+        message = str(caught.value)
+        assert str(path) in message
+        assert "\n" not in message
+        assert "left unchanged" in message
+        self._unchanged(path, content, mtime)
+        # The lock was never taken or was released: another open is not refused as locked.
+        FileLog.open(path, readonly=True).close()
+
+    @pytest.mark.parametrize("content", OURS.values(), ids=OURS.keys())
+    def test_own_logs_are_accepted(self, path: Path, content: bytes) -> None:
+        """Empty files, logs, and logs whose last (or only) write was torn are opened."""
+        path.write_bytes(content)
+        with FileLog.open(path, events_only=True) as log:
+            kept = content[: content.rfind(b"\n") + 1]
+            assert [line for _, line in log.read()] == kept.splitlines()
+            assert log.append(b'{"type":"NEXT"}') == len(kept.splitlines())
+
+    def test_a_log_written_by_a_processor_resumes(self, path: Path) -> None:
+        """A log as the processor writes it today passes, so existing logs resume."""
+        with FileLog.open(path) as log:
+            processor = Processor(log=log)
+            processor.feed(RECORDING)
+            processor.close()
+        before = path.read_bytes()
+        with FileLog.open(path, events_only=True) as log:
+            assert len(log) == RECORDING.count(b"\n")
+        assert path.read_bytes() == before
+
+    def test_long_first_line_is_judged_by_its_start(
+        self, path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A first line longer than the bytes read is judged by how it begins."""
+        monkeypatch.setattr(logscan, "SCAN_CHUNK", 16)
+        path.write_bytes(b'{"type":"A","long":"' + b"x" * 100 + b'"}\n')
+        FileLog.open(path, events_only=True).close()
+        path.write_bytes(b'{"typo":"A","long":"' + b"x" * 100 + b'"}\n')
+        with pytest.raises(LogRefusedError):
+            FileLog.open(path, events_only=True)
+
+    def test_foreign_file_is_accepted_without_events_only(self, path: Path) -> None:
+        """The line store itself holds any lines: the check is the caller's choice."""
+        path.write_bytes(b"a\nb\n")
+        with FileLog.open(path) as log:
+            assert len(log) == 2
+
+    @pytest.mark.parametrize("readonly", [False, True], ids=["writer", "reader"])
+    @pytest.mark.parametrize("target", ["/dev/full", "/dev/null", "directory", "fifo"])
+    def test_non_regular_files_are_refused(
+        self, tmp_path: Path, target: str, *, readonly: bool
+    ) -> None:
+        """Devices, directories and FIFOs are refused at once (reading /dev/full never ends)."""
+        if target == "directory":
+            where = tmp_path
+        elif target == "fifo":
+            where = tmp_path / "pipe"
+            os.mkfifo(where)
+        else:
+            where = Path(target)
+            if not where.exists():
+                pytest.skip(f"{target} does not exist on this system")
+        kind = {"directory": "a directory", "fifo": "a named pipe"}.get(target, "a character")
+        started = time.monotonic()
+        with pytest.raises(LogRefusedError, match=f"it is {kind}"):
+            FileLog.open(where, readonly=readonly, fsync="never")
+        assert time.monotonic() - started < 5
+
+    def test_symlink_to_a_fifo_is_refused(self, tmp_path: Path) -> None:
+        """The kind is that of the file a link resolves to."""
+        os.mkfifo(tmp_path / "pipe")
+        (tmp_path / "link").symlink_to(tmp_path / "pipe")
+        with pytest.raises(LogRefusedError, match="named pipe"):
+            FileLog.open(tmp_path / "link")
+
+    @pytest.mark.parametrize("name", ["same path", "symlink", "hard link"])
+    def test_a_file_named_off_limits_is_refused_through_any_name(
+        self, tmp_path: Path, name: str
+    ) -> None:
+        """distinct_from compares device and inode, so links do not get around it."""
+        target = tmp_path / "input.jsonl"
+        target.write_bytes(RECORDING)
+        mtime = target.stat().st_mtime_ns
+        alias = {"same path": target, "symlink": tmp_path / "s", "hard link": tmp_path / "h"}[name]
+        if name == "symlink":
+            alias.symlink_to(target)
+        elif name == "hard link":
+            alias.hardlink_to(target)
+        status = target.stat()
+        off_limits = {(status.st_dev, status.st_ino): "the input"}
+        with pytest.raises(LogRefusedError, match="same file as the input"):
+            FileLog.open(alias, events_only=True, distinct_from=off_limits)
+        self._unchanged(target, RECORDING, mtime)
+        FileLog.open(tmp_path / "other.jsonl", distinct_from=off_limits).close()
+
+    def test_refused_missing_log_is_not_created(self, tmp_path: Path) -> None:
+        """Nothing is created for a path that is refused, and a new path is created."""
+        with pytest.raises(LogRefusedError):
+            FileLog.open(tmp_path, events_only=True)
+        assert list(tmp_path.iterdir()) == []
+        FileLog.open(tmp_path / "new.jsonl", events_only=True).close()
+        assert (tmp_path / "new.jsonl").read_bytes() == b""
 
 
 def _run_python(source: str) -> str:

@@ -20,6 +20,7 @@ DOCUMENTED = {
     "Lifecycle",
     "Limits",
     "LogLockedError",
+    "LogRefusedError",
     "MemoryLog",
     "Part",
     "PartDiff",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import collections
 import gc
+import os
 import sys
 import time
 from contextlib import ExitStack
@@ -33,6 +34,8 @@ from a2ui_stream.errors import A2uiStreamError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
+
+    from a2ui_stream._shell.filelog import FsyncPolicy
 
 __all__ = ["main", "run"]
 
@@ -314,7 +317,7 @@ def _process(arguments: argparse.Namespace, logger: Any) -> int:
         source = _open_input(arguments.input, stack)
         log = None
         if arguments.log is not None:
-            log = stack.enter_context(FileLog.open(arguments.log, fsync=arguments.fsync))
+            log = stack.enter_context(_open_log(arguments.log, arguments.fsync, source))
             if log.recovered is not None:
                 _log_diagnostics(logger, [log.recovered])
         keep_runs = None if arguments.final else 0
@@ -343,6 +346,33 @@ def _process(arguments: argparse.Namespace, logger: Any) -> int:
             output.runs(processor.state.runs)
         output.flush()
     return EXIT_BAD_INPUT if processor.stopped else EXIT_OK
+
+
+def _open_log(path: Path, fsync: FsyncPolicy, source: BinaryIO) -> FileLog:
+    """Open the ``--log`` file for appending, refusing one this run would destroy.
+
+    Refused before a byte is written: the input itself or the file standard output goes
+    to (however they are named), anything but a regular file, and an existing file that
+    is not an event log (its first line is not an event as this program writes it).
+    """
+    distinct = {
+        identity: what
+        for stream, what in ((source, "the input"), (sys.stdout, "standard output"))
+        if (identity := _identity(stream)) is not None
+    }
+    return FileLog.open(path, fsync=fsync, events_only=True, distinct_from=distinct)
+
+
+def _identity(stream: object) -> tuple[int, int] | None:
+    """Return the ``(st_dev, st_ino)`` of a stream's file; ``None`` if it has no file."""
+    fileno = getattr(stream, "fileno", None)
+    if fileno is None:
+        return None
+    try:
+        status = os.fstat(fileno())
+    except (OSError, ValueError):  # io.UnsupportedOperation is both: a stream in memory
+        return None
+    return status.st_dev, status.st_ino
 
 
 def _resume(log: FileLog | None, keep_runs: int | None, logger: Any) -> StreamState | None:

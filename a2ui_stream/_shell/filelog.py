@@ -20,6 +20,11 @@ File format and recovery rules:
   nothing that was acknowledged. The drop is reported in :attr:`FileLog.recovered`.
 - One writer at a time: the open file holds an exclusive ``flock``. Read-only opens take
   no lock, never truncate, and see the records committed when they opened.
+- Refused before a byte is written or truncated (:class:`~a2ui_stream.errors.LogRefusedError`):
+  a path that is not a regular file (a directory, a device such as ``/dev/full``, a FIFO),
+  a file that is one the caller names as off limits (the input being read, standard
+  output), and, when the caller asks for event logs only, an existing file whose first
+  line is not an event as this package writes it (see :func:`logscan.foreign`).
 """
 
 from __future__ import annotations
@@ -27,16 +32,17 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import stat
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from a2ui_stream._engine.eventlog import Closable, check_line, check_start
 from a2ui_stream._shell import logscan
-from a2ui_stream.errors import LogLockedError, UsageError
+from a2ui_stream.errors import LogLockedError, LogRefusedError, UsageError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
 
     from a2ui_stream._wire.diagnostics import Diagnostic
 
@@ -54,6 +60,14 @@ loses nothing acknowledged; the policies differ only on power loss or a kernel c
 """
 
 _NEWLINE = b"\n"
+#: What a file that is not a regular one is, for the refusal (by ``stat.S_IFMT``).
+_FILE_KINDS = {
+    stat.S_IFDIR: "a directory",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFSOCK: "a socket",
+}
 #: The clock ``"batch"`` measures ``batch_ms`` with (a name tests can replace).
 _clock = time.monotonic
 
@@ -124,8 +138,12 @@ class FileLog(Closable):
         batch_events: int = 256,
         batch_ms: float = 50.0,
         readonly: bool = False,
+        events_only: bool = False,
+        distinct_from: Mapping[tuple[int, int], str] | None = None,
     ) -> FileLog:
         """Open (creating if needed) a log file, lock it and recover a torn tail.
+
+        Every refusal comes before anything is written, truncated or created.
 
         Args:
             path: the log file; created if absent unless ``readonly``.
@@ -136,12 +154,20 @@ class FileLog(Closable):
             readonly: read an existing log without locking, truncating or appending
                 (for example while another process writes it); a torn tail is reported
                 in :attr:`recovered` and skipped, and later appends by others are not seen.
+            events_only: refuse an existing non-empty file whose first line is not an
+                event as this package writes it (compact JSON beginning ``{"type":"``),
+                so that a file which is not an event log is never truncated or appended to.
+            distinct_from: files the log must not be, as ``(st_dev, st_ino)`` mapped to
+                what they are (such as the input being read, ``"the input"``): a path that
+                names one of them, through a symbolic or hard link or not, is refused.
 
         Returns:
             The open log, positioned after its last complete record.
 
         Raises:
             UsageError: ``fsync``, ``batch_events`` or ``batch_ms`` is invalid.
+            LogRefusedError: the path is not a regular file, is one of ``distinct_from``,
+                or (with ``events_only``) holds something other than an event log.
             LogLockedError: another writer (process or open log) holds the file.
             OSError: the file cannot be opened, read, truncated or synced.
         """
@@ -150,13 +176,19 @@ class FileLog(Closable):
         if batch_events < 1 or batch_ms < 0:
             raise UsageError("batch_events must be at least 1 and batch_ms at least 0")
         log_path = Path(path)
-        if readonly:
-            fd = os.open(log_path, os.O_RDONLY | os.O_CLOEXEC)
-            created = False
-        else:
-            created = not log_path.exists()
-            fd = os.open(log_path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
+            # Before opening: O_CREAT on a directory fails with a less helpful error.
+            _refuse_kind(log_path, log_path.stat())
+            created = False
+        except FileNotFoundError:
+            created = not readonly
+        # O_NONBLOCK: opening a FIFO must not wait for a peer before it can be refused.
+        flags = os.O_CLOEXEC | os.O_NONBLOCK
+        flags |= os.O_RDONLY if readonly else os.O_RDWR | os.O_APPEND | os.O_CREAT
+        fd = os.open(log_path, flags, 0o644)
+        try:
+            _refuse(log_path, fd, distinct_from or {}, events_only=events_only)
+            os.set_blocking(fd, True)
             if not readonly:
                 _lock(fd, log_path)
             scan = logscan.scan(fd)
@@ -416,6 +448,46 @@ class FileLog(Closable):
                 if seq >= start:
                     yield seq, raw[:-1]
                 seq += 1
+
+
+def _refuse_kind(path: Path, status: os.stat_result) -> None:
+    """Refuse a path that is not a regular file: its scan could never end, or it is no file.
+
+    Raises:
+        LogRefusedError: ``status`` is not that of a regular file.
+    """
+    if not stat.S_ISREG(status.st_mode):
+        kind = _FILE_KINDS.get(stat.S_IFMT(status.st_mode), "not a regular file")
+        raise LogRefusedError(
+            f"refusing {path} as an event log: it is {kind}, not a regular file; "
+            "give the path of a regular file (a new one, or an existing event log)"
+        )
+
+
+def _refuse(
+    path: Path, fd: int, distinct_from: Mapping[tuple[int, int], str], *, events_only: bool
+) -> None:
+    """Refuse the opened file if it must not become a log, before anything touches it.
+
+    Checked on the open descriptor, so a path swapped after the first ``stat`` is caught.
+
+    Raises:
+        LogRefusedError: the file is not regular, is one of ``distinct_from``, or (with
+            ``events_only``) holds something other than an event log.
+    """
+    status = os.fstat(fd)
+    _refuse_kind(path, status)
+    what = distinct_from.get((status.st_dev, status.st_ino))
+    if what is not None:
+        raise LogRefusedError(
+            f"refusing {path} as an event log: it is the same file as {what} (perhaps "
+            "through a link), and appending to it would corrupt it; give another path"
+        )
+    if events_only and (reason := logscan.foreign(fd)) is not None:
+        raise LogRefusedError(
+            f"refusing {path} as an event log: {reason}, so it is not a log this program "
+            "wrote; it was left unchanged. Give a new path, or the path of an existing log"
+        )
 
 
 def _lock(fd: int, path: Path) -> None:

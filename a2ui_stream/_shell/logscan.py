@@ -2,17 +2,22 @@
 
 Owns the scan a :class:`~a2ui_stream._shell.filelog.FileLog` makes when it opens a file (count the
 newline-terminated records, find a torn last fragment, build a sparse seq-to-offset
-index) and the reads that resume at a seq or a byte offset. Reads in fixed-size chunks,
-so memory never depends on the log's length. Shell layer, like the log: it reads files;
-no core module may import it, and it imports nothing from the package but diagnostics.
+index), the reads that resume at a seq or a byte offset, and the judgement of whether a
+file's first line is an event as this package writes it (:func:`foreign`). Reads in
+fixed-size chunks, so memory never depends on the log's length. Shell layer, like the
+log: it reads files; no core module may import it, and it imports nothing from the
+package but diagnostics.
 """
 
 from __future__ import annotations
 
 import bisect
 import os
+import re
 from array import array
 from typing import TYPE_CHECKING, NamedTuple
+
+import msgspec
 
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
@@ -25,6 +30,7 @@ __all__ = [
     "Index",
     "Scan",
     "count_newlines",
+    "foreign",
     "scan",
     "torn_tail",
 ]
@@ -38,6 +44,17 @@ SCAN_CHUNK = 1 << 20
 #: How much of a torn fragment a diagnostic quotes.
 _RAW_PREFIX = 64
 _NEWLINE = b"\n"
+#: How every record this package writes begins: compact JSON with the event's ``type``
+#: first (``encode_event`` puts the tag before every other field, unknown events too).
+EVENT_START = b'{"type":"'
+#: That start through the end of the ``type`` string and the character after it.
+_TYPED_START = re.compile(rb'\{"type":"(?:[^"\\\x00-\x1f]|\\.)*"[,}]')
+
+
+class _Typed(msgspec.Struct):
+    """A JSON object with a string ``type``; its other fields are checked as JSON only."""
+
+    type: str
 
 
 class Index:
@@ -141,3 +158,38 @@ def count_newlines(fd: int, start: int, stop: int) -> int:
         total += buffer.count(_NEWLINE, 0, got)
         start += got
     return total
+
+
+def foreign(fd: int) -> str | None:
+    """Say why a file is not an event log this package wrote, judged from its first line.
+
+    A log written by this package is a file of compact JSON events, one per line, each
+    beginning ``{"type":"``: so its first line must be a JSON object whose first key is
+    a string ``type``. Only the first :data:`SCAN_CHUNK` bytes are read. A first line
+    longer than that is judged by its start alone, and a file that is one unterminated
+    fragment passes if it could be the start of such a line (the first record's write
+    was torn by a crash; opening cuts it off).
+
+    Args:
+        fd: the file, open for reading.
+
+    Returns:
+        ``None`` for an empty file or a log; otherwise what its first line is instead.
+    """
+    head = os.pread(fd, SCAN_CHUNK, 0)
+    if not head:
+        return None
+    end = head.find(_NEWLINE)
+    if end < 0 and len(head) < SCAN_CHUNK:
+        if head.startswith(EVENT_START) or EVENT_START.startswith(head):
+            return None
+        return "it holds one unterminated line that is not the start of an event"
+    line = head[:end] if end >= 0 else head
+    if _TYPED_START.match(line) is None:
+        return 'its first line does not begin like an event ({"type":"...")'
+    if end >= 0:
+        try:
+            msgspec.json.decode(line, type=_Typed)
+        except msgspec.DecodeError:
+            return "its first line is not a JSON object with a string type"
+    return None
