@@ -11,6 +11,7 @@ import stream_cases as cases
 
 from a2ui_stream import (
     Diagnostic,
+    EventDecoder,
     MemoryLog,
     PartDiff,
     Processor,
@@ -145,6 +146,18 @@ class TestFeedEvents:
         located = feed_all([cases.RECORDING])[1]
         unlocated = [msgspec.structs.replace(d, line=None, offset=None) for d in located]
         assert processor.take_diagnostics() == unlocated
+
+    def test_decoder_output_keeps_its_positions(self) -> None:
+        """What an EventDecoder returns goes in as it is, diagnostics located as for bytes."""
+        data = cases.RECORDING + b'{"type":"RUN_STARTED"}\n'
+        direct, located = feed_all([data])
+        decoder = EventDecoder()
+        processor = Processor()
+        diffs = processor.feed_events(decoder.feed(data)) + processor.feed_events(decoder.close())
+        assert diffs == direct
+        assert processor.take_diagnostics() == located
+        assert located[-1].code == "event.invalid"
+        assert all(d.line is not None for d in located)
 
     def test_plain_dicts(self) -> None:
         """Plain dicts in wire form give the same diffs as their bytes."""

@@ -636,6 +636,32 @@ class TestBuildRunInput:
             "injectA2UITool": "draw",
         }
 
+    def test_plain_run_without_a_request(self) -> None:
+        """With no request, the run carries the caller's entries and props, nothing added."""
+        run = build_run_input(
+            None,
+            thread_id="t",
+            run_id="r",
+            messages=history(),
+            context=[{"description": "User locale", "value": "de-CH"}],
+            forwarded_props={"tenant": "acme"},
+            action=ACTION,
+            now=clock,
+        )
+        wire = encoded(run)
+        assert wire["context"] == [{"description": "User locale", "value": "de-CH"}]
+        assert wire["forwardedProps"]["tenant"] == "acme"
+        assert wire["forwardedProps"]["a2uiAction"]["userAction"]["name"] == "book"
+        assert "injectA2UITool" not in wire["forwardedProps"]
+        assert [message["id"] for message in wire["messages"]] == [
+            "s1",
+            "u1",
+            "a1",
+            "t1",
+            "r1",
+            "u2",
+        ]
+
     def test_minimal(self) -> None:
         """With only ids, the input still asks the agent to draw."""
         run = build_run_input(A2uiRequest(basic_catalog("v1.0")), thread_id="t", run_id="r")

@@ -19,6 +19,7 @@ from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._state.stream import Part, PartDiff, RunState, StreamState
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import (
+    Decoded,
     EventDecoder,
     encode_event,
     event_from_mapping,
@@ -176,13 +177,16 @@ class Processor:
         return diffs
 
     def feed_events(
-        self, events: Iterable[ev.Event | Mapping[str, Any] | object]
+        self, events: Iterable[ev.Event | Decoded | Diagnostic | Mapping[str, Any] | object]
     ) -> list[PartDiff]:
         """Feed already-decoded events.
 
         Args:
             events: our event Structs, plain dicts in wire form, or objects with a
-                ``model_dump`` method such as the official ``ag_ui.core`` events.
+                ``model_dump`` method such as the official ``ag_ui.core`` events. What an
+                :class:`~a2ui_stream.EventDecoder` returns goes in as it is: a
+                :class:`~a2ui_stream.Decoded` keeps its line and offset in the
+                diagnostics it causes, and a diagnostic is kept with the others.
 
         Returns:
             The diffs those events caused, in order.
@@ -196,7 +200,10 @@ class Processor:
         for item in events:
             if self._halted:
                 break
-            if isinstance(item, ev.Event):
+            if isinstance(item, Decoded):
+                diffs.extend(self._apply(item.event, line=item.line, offset=item.offset))
+                continue
+            if isinstance(item, ev.Event | Diagnostic):
                 event: ev.Event | Diagnostic = item
             elif isinstance(item, Mapping):
                 event = event_from_mapping(item)

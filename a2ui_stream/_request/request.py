@@ -519,7 +519,7 @@ def outbound_messages(messages: Iterable[Message | Mapping[str, Any]]) -> list[M
 
 
 def build_run_input(
-    request: A2uiRequest,
+    request: A2uiRequest | None,
     *,
     thread_id: str,
     run_id: str,
@@ -535,7 +535,8 @@ def build_run_input(
     """Assemble a complete run input that asks the agent to draw.
 
     Args:
-        request: the catalog-bound additions (context entries, ``injectA2UITool``).
+        request: the catalog-bound additions (context entries, ``injectA2UITool``), or
+            ``None`` for a plain run without them (to see what they change).
         thread_id: the conversation's id.
         run_id: this run's id.
         messages: the history; cleaned with :func:`outbound_messages`.
@@ -561,13 +562,17 @@ def build_run_input(
         if action is None
         else action_forwarded_props(action, forwarded_props, now=now)
     )
+    if request is None:
+        entries, sent = _structs(context, Context, "context entry"), _props(props)
+    else:
+        entries, sent = request.context(context), request.forwarded_props(props)
     return RunAgentInput(
         thread_id=thread_id,
         run_id=run_id,
         messages=outbound_messages(messages),
         tools=_structs(tools, Tool, "tool"),
-        context=request.context(context),
-        forwarded_props=request.forwarded_props(props),
+        context=entries,
+        forwarded_props=sent,
         parent_run_id=parent_run_id,
         state=state,
     )
