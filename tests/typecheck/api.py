@@ -24,6 +24,7 @@ from a2ui_stream import (
     iter_diffs,
     replay,
 )
+from a2ui_stream.client import AgentError, AgentSession, SyncAgentSession
 
 if TYPE_CHECKING:
     import anyio
@@ -70,3 +71,23 @@ async def streaming(source: anyio.abc.ByteReceiveStream) -> int:
     async for _ in aiter_diffs(source, Processor()):
         count += 1
     return count + sum(1 for _ in iter_diffs([b""], Processor()))
+
+
+async def conversation(url: str) -> list[str]:
+    labels: list[str] = []
+    async with AgentSession(url, headers={"authorization": "Bearer x"}, timeout=30) as session:
+        labels.extend([diff.tool_call_id async for diff in session.send("Find me a flight")])
+        part: Part = session.parts[0]
+        action: dict[str, object] = part.args["$action"]
+        labels.extend([diff.op async for diff in session.press(action, input={"seats": "1"})])
+        history: tuple[events.Message, ...] = session.messages
+        assert history
+    return labels
+
+
+def script(url: str) -> int:
+    try:
+        with SyncAgentSession(url, request=False) as session:
+            return sum(1 for _ in session.send([{"role": "user", "id": "u1", "content": "hi"}]))
+    except AgentError as error:
+        return len(str(error))
