@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -9,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sdk_agent import SdkAgent, Turn, recording_runs
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -52,23 +54,38 @@ class TestTopCommands:
         assert "README.md" in script
 
 
+#: The agent URL the README's live examples use; tests put a real agent's there.
+README_AGENT_URL = "http://127.0.0.1:8000/agent"
+
+
+def live_agent() -> SdkAgent:
+    """The official SDK's server, answering with the bundled recording's two runs."""
+    first, second = recording_runs()
+    return SdkAgent([Turn(first), Turn(second)])
+
+
 @pytest.mark.parametrize(("command", "expected"), console_examples())
 def test_console_example(command: str, expected: str, tmp_path: Path) -> None:
-    """Each console example prints what the README shows."""
+    """Each console example prints what the README shows (a live one, from a real agent)."""
     (tmp_path / "examples").symlink_to(ROOT / "examples")
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     if "replay" in command and "process --log" not in command:
         setup = next(c for c, _ in console_examples() if "process --log" in c)
         subprocess.run(setup, shell=True, cwd=tmp_path, env=env, check=True)  # noqa: S602
-    result = subprocess.run(  # noqa: S602 - the README's own shell lines
-        command,
-        shell=True,
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    with contextlib.ExitStack() as stack:
+        if README_AGENT_URL in command:
+            agent = stack.enter_context(live_agent())
+            command = command.replace(README_AGENT_URL, agent.url)
+        result = subprocess.run(  # noqa: S602 - the README's own shell lines
+            command,
+            shell=True,
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
     assert result.returncode == 0, result.stderr
     assert result.stdout.rstrip("\n") == expected.rstrip("\n")
 
@@ -82,6 +99,7 @@ def run_example(code: str) -> str:
         cwd=ROOT,
         capture_output=True,
         text=True,
+        timeout=120,
         check=True,
     )
     return result.stdout
@@ -95,3 +113,22 @@ def test_embedding_example_runs() -> None:
 def test_round_trip_example_runs() -> None:
     """The request round trip in the README builds a userAction from a real part."""
     assert run_example(PYTHON_EXAMPLES[1]).strip() == "book {'first': 'TP 1351'} True"
+
+
+def test_live_agent_example_runs() -> None:
+    """The live-agent example holds a two-turn conversation with a real AG-UI server."""
+    with live_agent() as agent:
+        output = run_example(PYTHON_EXAMPLES[2].replace(README_AGENT_URL, agent.url))
+    assert output.splitlines() == [
+        "add a2ui:s1",
+        "add a2ui:flights",
+        "update a2ui:flights",
+        "update a2ui:flights",
+        "update a2ui:flights",
+        "add a2ui:booking",
+        "update a2ui:booking",
+    ]
+    first, pressed = agent.inputs()
+    assert first.messages[0].content == "Find me a flight to Lisbon"
+    user_action = pressed.forwarded_props["a2uiAction"]["userAction"]
+    assert (user_action["name"], user_action["$input"]) == ("book", {"seats": "1"})

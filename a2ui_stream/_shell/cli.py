@@ -2,8 +2,9 @@
 
 Owns argument parsing, output encoding (one JSON line per diff or per run), stderr
 logging through structlog, the progress line, and exit codes (0 success, 1 bad input
-under ``--strict``, 2 usage). Everything it computes comes from the core; this module
-only moves bytes and configures logging, the application's concern.
+under ``--strict``, 2 usage; ``run``, in :mod:`a2ui_stream._shell.live`, adds its own).
+Everything it computes comes from the core; this module only moves bytes and
+configures logging, the application's concern.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._engine.reducer import Reducer
+from a2ui_stream._shell import live
 from a2ui_stream._shell.filelog import FileLog
 from a2ui_stream._shell.pipeline import iter_file_chunks, replay
 from a2ui_stream._state.stream import PartDiff, RunState, StreamState
@@ -230,6 +232,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SEQ",
         help="write only diffs of events from this sequence number on",
     )
+
+    live.add_parser(commands, _output_options)
 
     inspect = commands.add_parser("inspect", help="summarise a recording")
     inspect.add_argument("input", help="a recording, or - for stdin")
@@ -497,7 +501,7 @@ def _render_summary(
     return "\n".join(lines) + "\n"
 
 
-_COMMANDS = {"process": _process, "replay": _replay, "inspect": _inspect}
+_COMMANDS = {"process": _process, "replay": _replay, "inspect": _inspect, "run": live.command}
 
 
 def run() -> None:

@@ -1,0 +1,240 @@
+"""The ``a2ui-stream run URL`` command: a conversation with a live agent, from a shell.
+
+Owns the command's options, the :class:`~a2ui_stream.client.AgentSession` they make,
+and the exit code of each way a run can fail. What it prints is exactly what
+``process`` prints for the same events (the same output writer, the same processor
+settings), and ``--log`` keeps every event received, so ``replay`` of the log gives the
+same output. Header values are never printed or logged: a malformed ``-H`` is named by
+its position only.
+
+The command table in :mod:`a2ui_stream._shell.cli` names this module; this module
+borrows the output writer and the log folding from it when the command runs, and
+imports httpx (the ``client`` extra) only then, so that ``process`` never needs it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import anyio
+
+from a2ui_stream._engine.processor import Processor
+from a2ui_stream._request.catalog import Catalog, basic_catalog
+from a2ui_stream._request.request import A2uiRequest
+from a2ui_stream._shell.filelog import FileLog
+from a2ui_stream.errors import (
+    AgentContentTypeError,
+    AgentError,
+    AgentStatusError,
+    AgentTimeoutError,
+    AgentUnreachableError,
+    RunFailedError,
+    RunIncompleteError,
+    UsageError,
+)
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
+
+    from a2ui_stream._shell.client import AgentSession
+
+__all__ = ["EXIT_CODES", "EXIT_INTERRUPTED", "add_parser", "command"]
+
+#: The exit code of each way a run can fail (0 success, 1 and 2 as for every command).
+EXIT_CODES: Final[dict[type[AgentError], int]] = {
+    AgentUnreachableError: 3,
+    AgentStatusError: 4,
+    AgentContentTypeError: 5,
+    AgentTimeoutError: 6,
+    RunIncompleteError: 7,
+    RunFailedError: 8,
+}
+#: Ctrl-C: the shell's convention for a process ended by SIGINT (128 + 2).
+EXIT_INTERRUPTED: Final = 130
+
+#: An HTTP header name (RFC 9110 section 5.6.2, a token).
+_HEADER_NAME: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def add_parser(commands: Any, output_options: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add the ``run`` command to the command line's subparsers.
+
+    Args:
+        commands: the subparsers action of the ``a2ui-stream`` parser.
+        output_options: adds ``--final`` and ``--diffs``, as ``process`` has them.
+    """
+    run = commands.add_parser(
+        "run",
+        help="talk to a live AG-UI agent and write part diffs as process does",
+        description=(
+            "POST each turn to an AG-UI endpoint, in one thread, with the A2UI request "
+            "additions, and write what the agent draws exactly as process writes it."
+        ),
+    )
+    run.add_argument("url", help="the agent's AG-UI endpoint (http or https)")
+    run.add_argument(
+        "-m",
+        "--message",
+        dest="messages",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="one user turn; repeat for more turns, sent in order in one thread "
+        "(none: one run on the thread as it is)",
+    )
+    run.add_argument("--thread-id", metavar="ID", help="the thread's id (default: a new one)")
+    output_options(run)
+    run.add_argument(
+        "--log",
+        type=Path,
+        help="append every event received to this log; an existing log is resumed",
+    )
+    run.add_argument(
+        "--fsync",
+        choices=("always", "batch", "never"),
+        default="always",
+        help="when the log is synced to disk (default: always)",
+    )
+    run.add_argument(
+        "-H",
+        "--header",
+        dest="headers",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="an extra request header, such as authorization; values are never shown",
+    )
+    what = run.add_mutually_exclusive_group()
+    what.add_argument(
+        "--catalog",
+        type=Path,
+        metavar="FILE",
+        help="the catalog JSON document the agent may draw with (default: A2UI v0.9 basic)",
+    )
+    what.add_argument(
+        "--no-request",
+        action="store_true",
+        help="send plain runs, without the A2UI context entries and injectA2UITool",
+    )
+    run.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="the longest the agent may go without sending an event (default: 60)",
+    )
+
+
+def _headers(values: Sequence[str]) -> dict[str, str]:
+    """Read ``-H 'Name: value'`` options, naming a bad one by position only."""
+    headers: dict[str, str] = {}
+    for position, text in enumerate(values, start=1):
+        name, colon, value = text.partition(":")
+        if not colon or not _HEADER_NAME.fullmatch(name.strip()):
+            raise UsageError(
+                f"header {position} is not 'Name: value' (its text is not shown: it may "
+                "hold a secret)"
+            )
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+def _request(arguments: argparse.Namespace) -> A2uiRequest | None:
+    if arguments.no_request:
+        return None
+    if arguments.catalog is not None:
+        return A2uiRequest(Catalog.from_json(arguments.catalog.read_bytes()))
+    return A2uiRequest(basic_catalog("v0.9"))
+
+
+def command(arguments: argparse.Namespace, logger: Any) -> int:
+    """Run ``a2ui-stream run``: every turn in order, stopping at the first that fails.
+
+    Args:
+        arguments: the parsed options.
+        logger: the structlog logger stderr lines go to.
+
+    Returns:
+        0 when every run finished, else the failure's code from :data:`EXIT_CODES`,
+        2 for a usage error, 130 when interrupted.
+
+    Raises:
+        UsageError: a bad ``-H``, catalog or URL (the command line reports it).
+        OSError: the catalog or log cannot be used (likewise).
+    """
+    # cli imports this module, so what is shared with process is borrowed at run time.
+    from a2ui_stream._shell import cli  # noqa: PLC0415
+
+    try:
+        from a2ui_stream._shell.client import AgentSession  # noqa: PLC0415
+    except ImportError as missing:
+        logger.error(str(missing))  # noqa: TRY400 - a missing extra, not a bug
+        return cli.EXIT_USAGE
+    headers = _headers(arguments.headers)
+    request = _request(arguments)
+    output = cli._Output(sys.stdout.buffer, patches=arguments.diffs == "patch")  # noqa: SLF001
+    with ExitStack() as stack:
+        log = None
+        if arguments.log is not None:
+            log = stack.enter_context(FileLog.open(arguments.log, fsync=arguments.fsync))
+            if log.recovered is not None:
+                cli._log_diagnostics(logger, [log.recovered])  # noqa: SLF001
+        keep_runs = None if arguments.final else 0
+        processor = Processor(
+            log=log,
+            keep_runs=keep_runs,
+            state=cli._resume(log, keep_runs, logger),  # noqa: SLF001
+        )
+        options: dict[str, Any] = (
+            {} if arguments.timeout is None else {"timeout": arguments.timeout}
+        )
+        session = AgentSession(
+            arguments.url,
+            request=False if request is None else request,
+            headers=headers,
+            thread_id=arguments.thread_id,
+            processor=processor,
+            **options,
+        )
+        try:
+            code = anyio.run(_talk, session, arguments.messages, output, logger, arguments.final)
+        except KeyboardInterrupt:
+            # asyncio cancelled the run at an await: no event is half logged or printed.
+            logger.warning("interrupted: the run was cancelled; the log holds every event received")
+            code = EXIT_INTERRUPTED
+        if arguments.final:
+            output.runs(processor.state.runs)  # the parts so far, whatever ended the runs
+        output.flush()
+    return code
+
+
+async def _talk(
+    session: AgentSession, turns: Sequence[str], output: Any, logger: Any, final: bool
+) -> int:
+    """Send each turn in order; write each diff as it comes; stop at the first failure."""
+    from a2ui_stream._shell import cli  # noqa: PLC0415 - see command()
+
+    async with session:
+        # No -m: one run on the thread as it stands (an agent that speaks first).
+        contents: list[str | list[Any]] = list(turns) or [[]]
+        for content in contents:
+            diffs = session.send(content)
+            try:
+                async for diff in diffs:
+                    if not final:
+                        output.diffs([diff])
+                        output.flush()
+                    cli._log_diagnostics(logger, session.take_diagnostics())  # noqa: SLF001
+            except AgentError as error:
+                cli._log_diagnostics(logger, session.take_diagnostics())  # noqa: SLF001
+                # A stream cut short still drew what it carried: a warning, as the issue of
+                # an incomplete recording would be; every other failure is an error.
+                report = logger.warning if isinstance(error, RunIncompleteError) else logger.error
+                report(str(error))
+                return EXIT_CODES[type(error)]
+            cli._log_diagnostics(logger, session.take_diagnostics())  # noqa: SLF001
+    return cli.EXIT_OK
