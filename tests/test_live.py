@@ -173,6 +173,18 @@ class TestLog:
         assert json.loads(second.out.splitlines()[0])["seq"] == len(FIRST) + 1
         assert cli("replay", log).out == first.out + second.out
 
+    def test_log_that_is_not_a_log_is_refused(
+        self, cli: Callable[..., Result], tmp_path: Path
+    ) -> None:
+        """--log on a file that is not an event log: exit 2, no request, the file untouched."""
+        notes = tmp_path / "notes.txt"
+        notes.write_text("my notes\n")
+        with SdkAgent([Turn(FIRST)]) as agent:
+            result = cli("run", agent.url, "-m", "x", "--log", notes)
+        assert result.code == 2
+        assert notes.read_text() == "my notes\n"
+        assert agent.received == []
+
 
 def failed(result: Result, error: type[AgentError]) -> str:
     assert result.code == EXIT_CODES[error], result.err

@@ -180,7 +180,16 @@ def command(arguments: argparse.Namespace, logger: Any) -> int:
     with ExitStack() as stack:
         log = None
         if arguments.log is not None:
-            log = stack.enter_context(FileLog.open(arguments.log, fsync=arguments.fsync))
+            # Refused before a byte is written, as for process: the file stdout goes to,
+            # anything but a regular file, an existing file that is not an event log.
+            stdout = cli._identity(sys.stdout)  # noqa: SLF001
+            log = FileLog.open(
+                arguments.log,
+                fsync=arguments.fsync,
+                events_only=True,
+                distinct_from={} if stdout is None else {stdout: "standard output"},
+            )
+            stack.enter_context(log)
             if log.recovered is not None:
                 cli._log_diagnostics(logger, [log.recovered])  # noqa: SLF001
         keep_runs = None if arguments.final else 0
