@@ -33,7 +33,7 @@ from a2ui_stream._wire.limits import Limits
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from a2ui_stream._state.surface import Surface
+    from a2ui_stream._state.surface import ComponentChange, Surface
     from a2ui_stream._tree.patch import DataChange
 
 __all__ = ["Conversion", "Converter"]
@@ -76,7 +76,7 @@ class Converter:
         surface: Surface,
         previous: Conversion | None = None,
         *,
-        known: Sequence[DataChange] = (),
+        known: Sequence[DataChange | ComponentChange] = (),
     ) -> Conversion:
         """Convert a surface to the ``present`` args.
 
@@ -85,9 +85,10 @@ class Converter:
             previous: an earlier conversion of the same surface by this converter; its
                 unchanged subtrees are reused. The result always equals a conversion
                 without it.
-            known: claims of how the data changed since ``previous`` (read off a
-                patch), each checked by identity; a matching one spares a diff of the
-                two data models.
+            known: claims of how the data or the components changed since
+                ``previous`` (read off a patch), each checked by identity; a matching
+                one spares a diff of the two data models, or a walk over every
+                component.
 
         Returns:
             The element tree (or ``None``) and the warnings. Never raises: an internal

@@ -35,15 +35,17 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import is_not
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 import msgspec
 
+from a2ui_stream._state.surface import ComponentChange
+from a2ui_stream._tree.patch import DataChange
+
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from a2ui_stream._state.surface import Surface
-    from a2ui_stream._tree.patch import DataChange
     from a2ui_stream._wire.a2ui import Component
     from a2ui_stream._wire.diagnostics import Diagnostic
     from a2ui_stream._wire.limits import Limits
@@ -65,6 +67,7 @@ __all__ = [
     "id_bit",
     "join",
     "mask_of",
+    "only_strings",
     "widen",
 ]
 
@@ -305,6 +308,9 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
 
     def extend(self, entries: Sequence[Memo | str]) -> None:
         """Append entries as converted."""
+        if only_strings(entries):  # references a limit refused, typically: in one step
+            self.pad(len(entries))
+            return
         for kid in entries:
             if type(kid) is Memo:
                 self.elements.append(kid.element)
@@ -370,6 +376,14 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
                 out.update(shallow.get(path[0], ()))
                 out.update(deep.get((path[0], path[1]), ()))
         return out
+
+
+def only_strings(entries: Iterable[Any]) -> bool:
+    """Whether every entry is a string (a reference that emitted nothing), checked in C."""
+    return _STRINGS.issuperset(map(type, entries))
+
+
+_STRINGS: Final = frozenset({str})
 
 
 def id_bit(component_id: str) -> int:
@@ -474,12 +488,20 @@ class Changes:
         prefixes: every prefix of every changed path, the paths included.
         lengths: the distinct lengths of the changed paths.
         heads: the top-level keys of the changed paths; ``None`` when one is the root.
+        replaced: when the changed ids are known exactly (from a claim), those of them
+            that had a component before (the others were added); ``None`` otherwise.
     """
 
-    __slots__ = ("heads", "lengths", "mask", "paths", "prefixes")
+    __slots__ = ("heads", "lengths", "mask", "paths", "prefixes", "replaced")
 
-    def __init__(self, mask: int, paths: list[tuple[str, ...]]) -> None:
+    def __init__(
+        self,
+        mask: int,
+        paths: list[tuple[str, ...]],
+        replaced: frozenset[str] | None = None,
+    ) -> None:
         self.mask = mask
+        self.replaced = replaced
         self.paths = frozenset(paths)
         self.prefixes = frozenset(p[:i] for p in paths for i in range(len(p) + 1))
         self.lengths = tuple(sorted({len(p) for p in paths}))
@@ -561,14 +583,17 @@ class Changes:
         return False
 
 
-def changes_between(old: Basis, new: Basis, known: Sequence[DataChange] = ()) -> Changes | None:
+def changes_between(
+    old: Basis, new: Basis, known: Sequence[DataChange | ComponentChange] = ()
+) -> Changes | None:
     """What changed from ``old`` to ``new``; ``None`` when reuse is not safe or not worth it.
 
     Args:
         old: the basis of the previous conversion.
         new: the basis of this one.
-        known: claims of how data changed (read off a patch); one that names exactly
-            ``old``'s and ``new``'s data stands in for diffing them.
+        known: claims of how data or components changed (read off a patch); one that
+            names exactly ``old``'s and ``new``'s data stands in for diffing them, one
+            that names their components for a walk over every component.
 
     Returns:
         The changes, or ``None`` when the limits, surface id or version differ, or more
@@ -579,18 +604,35 @@ def changes_between(old: Basis, new: Basis, known: Sequence[DataChange] = ()) ->
     if old.version != new.version:
         return None
     mask = 0
+    replaced = None
     if new.components is not old.components:
-        mask = _changed_ids(old.components, new.components)
+        edit = _claim(known, ComponentChange, old.components, new.components)
+        if edit is None:
+            mask = _changed_ids(old.components, new.components)
+        else:
+            for cid in edit.ids:
+                mask |= id_bit(cid)
+            replaced = frozenset(cid for cid in edit.ids if cid in old.components)
     paths: list[tuple[str, ...]] = []
     if new.data is not old.data:
-        claim = next((c for c in known if c.before is old.data and c.after is new.data), None)
+        claim = _claim(known, DataChange, old.data, new.data)
         if claim is not None:
             if len(claim.paths) > _MAX_CHANGED_PATHS:
                 return None
             paths.extend(claim.paths)
         elif not _diff(old.data, new.data, (), paths):
             return None
-    return Changes(mask, paths)
+    return Changes(mask, paths, replaced)
+
+
+def _claim(known: Sequence[Any], kind: type[_C], before: Any, after: Any) -> _C | None:
+    """The claim of ``kind`` about exactly ``before`` and ``after``, if one was made."""
+    return next(
+        (c for c in known if type(c) is kind and c.before is before and c.after is after), None
+    )
+
+
+_C = TypeVar("_C", DataChange, ComponentChange)
 
 
 def _changed_ids(before: Mapping[str, Component], after: Mapping[str, Component]) -> int:

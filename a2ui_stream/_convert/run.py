@@ -23,7 +23,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from a2ui_stream._convert.bindings import MISSING, template_of
-from a2ui_stream._convert.reuse import NOWHERE, Children, Memo, Region, join
+from a2ui_stream._convert.reuse import NOWHERE, Children, Memo, Region, join, only_strings
 from a2ui_stream._convert.templates import Expander
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
@@ -208,7 +208,7 @@ class Run(Expander):
                         prev,
                     )
             elif prev.comp.id == cid and prev.kids is not None:
-                before = {(k.comp.id, k.path): k for k in reversed(prev.kids) if type(k) is Memo}
+                before, region, reads, old = _changed_previous(prev, comp, path)
         children = comp.props.get("children")
         template = template_of(children) if type(children) is dict else None
         handler = None
@@ -317,7 +317,8 @@ class Run(Expander):
         region = memo.region
         reads = memo.reads if path == memo.path else None  # the children read the same item
         out = []
-        for cid in refs:
+        refused = False
+        for position, cid in enumerate(refs):
             if type(cid) is not str:
                 self.warn(
                     "convert.child_malformed",
@@ -326,6 +327,12 @@ class Run(Expander):
                 )
                 continue
             if self.stopped:  # refused without a word: only the reach is noted
+                if not refused:  # the rest at once, unless one of them warns
+                    refused = True
+                    rest = refs[position:]
+                    if only_strings(rest):
+                        kids += rest
+                        break
                 kids.append(cid)
                 continue
             before = None
@@ -393,8 +400,10 @@ class Run(Expander):
             entries = memo.kids = []
         out: list[dict[str, Any]] = []
         built = kept.start()
-        end = len(refs) - kept.tail
+        size = len(old_kids) - first  # the old list; any references past it were appended
+        end = size - kept.tail
         start = 0
+        whole = True  # whether ``built`` has an entry for every reference so far
         for index in (*touched, end):
             if index > start:  # the untouched run [start, index)
                 if self.take(kept, start, index):
@@ -404,22 +413,29 @@ class Run(Expander):
                 else:  # near a limit: one by one, cut exactly where a fresh run cuts
                     out += self.convert_refs(memo, refs[start:index], path)
                     built.index = None
+                    whole = False
             if index == end:
                 break
             out += self.convert_refs(memo, refs[index : index + 1], path)
             built.add(entries[-1], old_kids[first + index])
             start = index + 1
-        if end < len(refs):  # the references that emitted nothing at the end, in one go
+        if end < size:  # the references that emitted nothing at the end, in one go
             if self.stopped:  # each is refused as it was
-                entries += refs[end:]
-                built.pad(len(refs) - end)
+                entries += refs[end:size]
+                built.pad(size - end)
             else:
-                out += self.convert_refs(memo, refs[end:], path)
+                out += self.convert_refs(memo, refs[end:size], path)
                 tail = entries[first + end :]
                 built.extend(tail)
-                if not all(type(kid) is str for kid in tail):
+                if not only_strings(tail):
                     built.index = None
-        if built.index is not None:  # every entry is filed where it was: the index holds
+        if size < len(refs):  # the appended references
+            out += self.convert_refs(memo, refs[size:], path)
+            added = entries[first + size :]
+            built.extend(added)
+            built.tail = _tail(entries, first, size - end, added)
+            built.index = None  # it has no positions for them; built again when needed
+        if whole:  # an entry per reference, where the index (if any) files them
             memo.children = built
         return out
 
@@ -444,12 +460,17 @@ class Run(Expander):
         changes = self.changes
         if (
             changes is None
-            or changes.mask
             or changes.heads is None
             or self.stopped
             or old.first != memo.first
             or old.kids is None
-            or len(old.kids) - old.first != len(refs)
+        ):
+            return None
+        old_refs = old.comp.props.get("children")
+        if (
+            type(old_refs) is not list
+            or len(old.kids) - old.first != len(old_refs)
+            or len(old_refs) > len(refs)
         ):
             return None
         if memo.path and changes.meets(memo.path):
@@ -458,8 +479,18 @@ class Run(Expander):
         kept = old.children
         if kept is None:
             kept = old.children = Children.of(entries)
-        touched = kept.touched(entries, changes.paths)
-        if 2 * len(touched) > len(refs):
+        if changes.mask and not _untouched_by_components(changes, memo, kept):
+            return None
+        appended = len(refs) - len(entries)
+        touched = kept.touched(entries, changes.paths) if changes.paths else set()
+        end = len(entries) - kept.tail
+        if not old.whole and end:
+            # A limit stopped the old conversion at the tail or inside the entry before
+            # it; every entry before that one was converted whole (see Memo.whole).
+            last = entries[end - 1]
+            if type(last) is not Memo or not last.whole:
+                touched.add(end - 1)
+        if 2 * (len(touched) + appended) > len(refs):
             return None
         return sorted(touched)
 
@@ -481,3 +512,75 @@ class Run(Expander):
             out = self.convert_refs(memo, refs, memo.path)
             if out:
                 element["children"] = out
+
+
+def _changed_previous(
+    prev: Memo, comp: Component, path: tuple[str, ...]
+) -> tuple[Any, Region, Region, Memo | None]:
+    """What :meth:`Run.visit` starts from when ``prev`` converted another ``comp``.
+
+    Its kids by id and item path; or, when ``comp`` only appended children to a long
+    list (a surface streamed one component at a time), its kids by position and
+    ``prev`` itself, so that the list is patched as when only data changed. The old
+    region and reads then cover what the old component read: that only
+    over-approximates.
+    """
+    if prev.path == path and _extends(prev, comp):
+        return prev.kids, prev.region, prev.reads, prev
+    kids = prev.kids or ()
+    return (
+        {(k.comp.id, k.path): k for k in reversed(kids) if type(k) is Memo},
+        NOWHERE,
+        NOWHERE,
+        None,
+    )
+
+
+def _extends(prev: Memo, comp: Component) -> bool:
+    """Whether ``comp`` keeps ``prev``'s long ``children`` list and appends to it.
+
+    ``prev`` converted another version of the component: of the same type, its list
+    patched as :class:`Children` (:attr:`Memo.first` set), with one entry per old
+    reference, all of them again at the start of the new list.
+    """
+    old_refs = prev.comp.props.get("children")
+    refs = comp.props.get("children")
+    return (
+        prev.first >= 0
+        and prev.comp.component == comp.component
+        and type(old_refs) is list
+        and type(refs) is list
+        and prev.kids is not None
+        and len(prev.kids) - prev.first == len(old_refs) <= len(refs)
+        and refs[: len(old_refs)] == old_refs
+    )
+
+
+def _untouched_by_components(changes: Changes, memo: Memo, kept: Children) -> bool:
+    """Whether the changed components can reach none of the children ``kept`` holds.
+
+    Known when the changed ids are known (a claim): every one replaced is the parent
+    itself, the others are new. A child reaches the parent only through a cycle, and a
+    new id only through a reference that found nothing; each of those warned, and none
+    of the children did. (The references a limit refused, the tail, are converted
+    again in any case.)
+    """
+    replaced = changes.replaced
+    return replaced is not None and not kept.warned and all(cid == memo.comp.id for cid in replaced)
+
+
+def _tail(entries: list[Memo | str], first: int, old_tail: int, added: list[Memo | str]) -> int:
+    """How many entries at the end, from ``first`` on, emitted nothing.
+
+    The last ones are ``added``, after the ``old_tail`` entries of the old list's tail:
+    a long tail (references a limit refused) is counted in one step where it holds
+    only strings, not entry by entry.
+    """
+    index = len(entries)
+    if only_strings(added):
+        index -= len(added)
+        if only_strings(entries[index - old_tail : index]):
+            index -= old_tail
+    while index > first and type(entries[index - 1]) is str:
+        index -= 1
+    return len(entries) - index

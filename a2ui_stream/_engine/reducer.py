@@ -27,12 +27,15 @@ diff.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeAlias
+from typing import Any, Literal, NamedTuple, TypeAlias
 
+import immutables
 import msgspec
 from msgspec import UNSET, UnsetType
 
 from a2ui_stream._convert.converter import Conversion, Converter
+from a2ui_stream._engine.census import count_surfaces
+from a2ui_stream._engine.deltas import Edits, component_edits, content_of, edit_first, is_upsert
 from a2ui_stream._engine.history import normalize_document, rehydrate
 from a2ui_stream._engine.sharing import delta_changes, share_data, shared_write
 from a2ui_stream._state.persistent import OrderedMap
@@ -49,16 +52,13 @@ from a2ui_stream._state.stream import (
     RunState,
     StreamState,
 )
-from a2ui_stream._state.surface import Surface, apply_operation
+from a2ui_stream._state.surface import ComponentChange, Surface, apply_operation
 from a2ui_stream._tree.patch import DataChange, PatchError, apply_patch
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, UpdateDataModel, decode_operation
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream._wire.numbers import js_number
-
-if TYPE_CHECKING:
-    import immutables
 
 __all__ = ["Reducer", "Reduction"]
 
@@ -101,6 +101,7 @@ class _ContentView(msgspec.Struct):
 
 
 _replace = msgspec.structs.replace
+_NO_SURFACES: immutables.Map[str, int] = immutables.Map()
 _RAW = msgspec.Raw
 _CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
 _JSON = msgspec.json.Decoder(float_hook=js_number)
@@ -231,7 +232,9 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context)
         last = past[-1]
         past = (
             *past[:-1],
-            msgspec.structs.replace(last, buckets=OrderedMap(), cache=ConversionCache()),
+            msgspec.structs.replace(
+                last, buckets=OrderedMap(), cache=ConversionCache(), live=_NO_SURFACES
+            ),
         )
     if context.keep_runs is not None:
         past = past[len(past) - context.keep_runs :] if context.keep_runs else ()
@@ -325,13 +328,17 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     content: tuple[JSON | UnsetType, bytes | None],
     context: _Context,
     known: Sequence[DataChange] = (),
+    edits: Edits | None = None,
 ) -> _Handled:
     """Rebuild one bucket from its operations, reusing the unchanged prefix.
 
     ``keys`` identify operations: bytes compare by value, decoded documents (after a
     delta) by identity, since a patch copies only what it changes. ``content`` is the
     decoded document (after a delta) and the undecoded bytes (from the wire).
-    ``known`` says how a delta changed data values, for the stages that would diff them.
+    ``known`` says how a delta changed data values, for the stages that would diff them;
+    ``edits``, how it changed component lists (the operations before it, and
+    :func:`~a2ui_stream._engine.deltas.component_edits`), so that the first changed
+    operation can be applied by what changed instead of replayed.
     """
     diagnostics: list[Diagnostic] = []
     limit = context.limits.max_operations
@@ -360,7 +367,17 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     old_written = previous.written if previous is not None else {}
     written = {index: value for index, value in old_written.items() if index < start}
     claims = list(known)
-    for index in range(start, len(keys)):
+    upserts = {index for index in previous.upserts if index < start} if previous else set()
+    first, changed = start, list[ComponentChange]()
+    if edits is not None and previous is not None and documents is not None and start == shared:
+        first, surfaces, changed = edit_first(
+            previous,
+            surfaces,
+            (shared, len(keys), _is_checkpoint(shared + 1, len(keys))),
+            (documents, edits),
+            (checkpoints, upserts),
+        )
+    for index in range(first, len(keys)):
         if documents is None:
             operation: Operation | Diagnostic
             write = shared_write(keys[index], previous, index, claims)
@@ -390,6 +407,8 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
             )
             if report:
                 diagnostics.extend(_locate(one, key, context) for one in found)
+            if documents is not None and is_upsert(operation, found):
+                upserts.add(index)
         if _is_checkpoint(index + 1, len(keys)):
             checkpoints.append((index + 1, surfaces))
     # After a delta the data already shares what the patch left alone; only values
@@ -406,8 +425,11 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         content=document,
         content_bytes=content_bytes,
         written=written,
+        upserts=frozenset(upserts),
     )
-    return _place_bucket(state, run, bucket, context, diagnostics, changed=True, known=claims)
+    return _place_bucket(
+        state, run, bucket, context, diagnostics, changed=True, known=[*claims, *changed]
+    )
 
 
 #: Snapshots of real agents carry a handful of operations: keep the surfaces after
@@ -449,7 +471,7 @@ def _place_bucket(
     diagnostics: list[Diagnostic],
     *,
     changed: bool,
-    known: Sequence[DataChange] = (),
+    known: Sequence[DataChange | ComponentChange] = (),
 ) -> _Handled:
     """Store ``bucket`` as the most recent one and resynthesize the surfaces it touches.
 
@@ -462,8 +484,9 @@ def _place_bucket(
     current = lifecycles.get(key)
     if current is not None and current.phase != "painted":
         lifecycles = lifecycles.set(key, msgspec.structs.replace(current, phase="painted"))
+    live, bucket = count_surfaces(run, bucket, context.limits, context.seq, diagnostics)
     buckets = run.buckets.set_last(key, bucket)
-    new_run = msgspec.structs.replace(run, buckets=buckets, lifecycles=lifecycles)
+    new_run = msgspec.structs.replace(run, buckets=buckets, lifecycles=lifecycles, live=live)
     if not changed and is_latest:
         return _with_run(state, new_run), (), tuple(diagnostics)
     previous = run.buckets.get(key)
@@ -485,7 +508,10 @@ def _owner(buckets: OrderedMap[str, Bucket], surface_id: str) -> tuple[str, Surf
 
 
 def _synthesize(
-    run: RunState, touched: Iterable[str], context: _Context, known: Sequence[DataChange] = ()
+    run: RunState,
+    touched: Iterable[str],
+    context: _Context,
+    known: Sequence[DataChange | ComponentChange] = (),
 ) -> tuple[RunState, tuple[PartDiff, ...], list[Diagnostic]]:
     """Recompute the parts of the touched surfaces and diff them against the run's parts.
 
@@ -538,7 +564,7 @@ def _convert(
     context: _Context,
     diagnostics: list[Diagnostic],
     *,
-    known: Sequence[DataChange],
+    known: Sequence[DataChange | ComponentChange],
 ) -> dict[str, Any] | None:
     """Convert a surface, reusing the cached conversion when the surface is the same object.
 
@@ -592,7 +618,7 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
     if bucket is not None:
         content = bucket.content
         if isinstance(content, UnsetType):
-            content = _content_of(bucket)
+            content = content_of(bucket)
     elif lifecycle is not None:
         content = lifecycle.content
     else:
@@ -632,8 +658,10 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
     operations = patched.get(OPERATIONS_KEY)
     if isinstance(operations, list):
         known = delta_changes(content, patched, event.patch)
+        found = component_edits(content, event.patch)
+        edits = None if found is None else (content[OPERATIONS_KEY], found)
         return _rebuild_bucket(
-            state, run, key, operations, operations, (patched, None), context, known
+            state, run, key, operations, operations, (patched, None), context, known, edits
         )
     if operations is not None:
         message = "the patch left content.a2ui_operations not an array; the state is unchanged"
@@ -641,29 +669,6 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
     if "status" in patched:
         return _apply_lifecycle(state, run, key, patched, context)
     return state, (), ()
-
-
-def _content_of(bucket: Bucket) -> dict[str, Any]:
-    """Decode the operations a bucket was built from into a content document.
-
-    Needed once, when the first delta arrives for a bucket built from wire bytes;
-    afterwards the bucket keeps the document and deltas cost what they change.
-    """
-    return {OPERATIONS_KEY: [_document_of(key) for key in bucket.operation_keys]}
-
-
-def _document_of(key: Any) -> Any:
-    """One operation as a JSON value; ``None`` for bytes that never decoded.
-
-    Such an operation (a number out of range, say) was skipped with a diagnostic when
-    its snapshot arrived; as ``null`` it is skipped again, and a delta cannot raise.
-    """
-    if type(key) is not _RAW:
-        return key
-    try:
-        return _JSON.decode(key)
-    except (msgspec.DecodeError, RecursionError):
-        return None
 
 
 def _on_messages_snapshot(

@@ -115,6 +115,10 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True):
             snapshot wrote, as decoded from its key, with the value's text once it was
             needed; the next snapshot shares its own values against these, text
             against text.
+        upserts: indices of the ``updateComponents`` operations (applied after a delta)
+            that decoded and applied with nothing to report and name each component
+            id once; a later delta that only edits or appends their entries is applied
+            by what it changed (:mod:`a2ui_stream._engine.deltas`).
     """
 
     message_id: str
@@ -124,6 +128,7 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True):
     content: JSON | UnsetType = UNSET
     content_bytes: bytes | None = None
     written: Mapping[int, tuple[JSON, msgspec.Raw | None]] = msgspec.field(default_factory=dict)
+    upserts: frozenset[int] = frozenset()
 
 
 class Part(msgspec.Struct, frozen=True, kw_only=True):
@@ -194,6 +199,9 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
         parts: the run's parts by surfaceId, in display order: a new part goes after
             the existing ones, an existing part keeps its place.
         lifecycles: the latest lifecycle per messageId.
+        live: how many of the run's buckets hold each surfaceId; its length is the
+            number of surfaces alive in the run, which ``Limits.max_run_surfaces``
+            bounds.
 
     The three mappings are read-only :class:`~a2ui_stream._state.persistent.OrderedMap`
     values: an event updates them at the cost of what it changes, sharing the rest
@@ -206,6 +214,7 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
     buckets: OrderedMap[str, Bucket] = msgspec.field(default_factory=OrderedMap)
     parts: OrderedMap[str, Part] = msgspec.field(default_factory=OrderedMap)
     lifecycles: OrderedMap[str, Lifecycle] = msgspec.field(default_factory=OrderedMap)
+    live: immutables.Map[str, int] = msgspec.field(default_factory=immutables.Map)
     cache: ConversionCache = msgspec.field(default_factory=ConversionCache)
 
     def surfaces(self) -> dict[str, Surface]:

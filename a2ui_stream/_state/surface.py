@@ -28,7 +28,7 @@ Must not import: conversion, request or shell modules. Does no I/O, no logging.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -49,7 +49,7 @@ from a2ui_stream._wire.a2ui import (
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
 
-__all__ = ["Surface", "Surfaces", "apply_operation", "apply_operations"]
+__all__ = ["ComponentChange", "Surface", "Surfaces", "apply_operation", "apply_operations"]
 
 
 class Surface(msgspec.Struct, frozen=True, kw_only=True):
@@ -79,6 +79,25 @@ class Surface(msgspec.Struct, frozen=True, kw_only=True):
 
 Surfaces: TypeAlias = Mapping[str, Surface]
 """Surfaces by surfaceId, in creation order. Never mutated: every change makes a new mapping."""
+
+
+class ComponentChange(NamedTuple):
+    """A claim that the components ``after`` differ from ``before`` only at ``ids``.
+
+    Made where an edit is applied by what it changed; it spares the converter a walk
+    over every component to find them. Whoever uses it checks ``before`` and ``after``
+    by identity first, as :class:`~a2ui_stream._tree.patch.DataChange` claims are.
+
+    Attributes:
+        before: a surface's components before the change.
+        after: its components after it.
+        ids: the ids whose component was added or replaced.
+    """
+
+    before: Mapping[str, Component]
+    after: Mapping[str, Component]
+    ids: frozenset[str]
+
 
 _ENCODER = msgspec.json.Encoder()
 _EMPTY: Mapping[str, Component] = {}

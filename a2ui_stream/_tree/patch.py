@@ -219,7 +219,9 @@ def _add_to(value: JSON) -> Callable[[JSON, str], JSON]:
             return copy
         if isinstance(parent, list):
             index = _array_index(parent, token, allow_end=True)
-            return [*parent[:index], value, *parent[index:]]
+            items = list(parent)  # one copy, then a move of the items after ``index``
+            items.insert(index, value)
+            return items
         raise _OperationError(f"cannot add a member to a {type(parent).__name__}")
 
     return change

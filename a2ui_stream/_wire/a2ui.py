@@ -72,6 +72,7 @@ __all__ = [
     "UpdateDataModel",
     "decode_operation",
     "normalize_message",
+    "plain_components",
 ]
 
 _Warnings: TypeAlias = tuple[Diagnostic, ...]
@@ -284,6 +285,23 @@ def _components(
         return plain, [], ()
     components, problems = _checked_components(items, family, index, where, surface_id)
     return components, problems, ()
+
+
+def plain_components(items: list[Any]) -> tuple[Component, ...] | None:
+    """Components of entries that every family accepts as they are; else ``None``.
+
+    What :func:`normalize_message` builds from the entries of a v0.9 or v1.0
+    ``updateComponents`` with nothing to report, checked by the stricter v1.0 rules:
+    for an edit of a few entries of a list that decoded cleanly, which need not
+    decode the whole operation again.
+
+    Args:
+        items: the decoded component entries.
+
+    Returns:
+        One component per entry, in order; ``None`` when an entry would be reported.
+    """
+    return _plain_components(items, strict_v10=True)
 
 
 def _plain_components(items: list[Any], *, strict_v10: bool) -> tuple[Component, ...] | None:

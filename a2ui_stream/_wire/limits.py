@@ -16,6 +16,7 @@ __all__ = [
     "DEFAULT_MAX_LIVE_SURFACES",
     "DEFAULT_MAX_NODES",
     "DEFAULT_MAX_OPERATIONS",
+    "DEFAULT_MAX_RUN_SURFACES",
     "DEFAULT_MAX_STRING_LENGTH",
     "DEFAULT_MAX_TEMPLATE_ITEMS",
     "Limits",
@@ -41,6 +42,11 @@ DEFAULT_MAX_OPERATIONS = 10_000
 #: is skipped. Counted per message so that a message's surfaces never depend on other
 #: messages. Thousands of surfaces in one chat are already unusual; 10,000 bounds memory.
 DEFAULT_MAX_LIVE_SURFACES = 10_000
+#: Surfaces alive at once in one run, over all its activity messages; a message that
+#: would add more keeps the run's earlier surfaces and drops its new ones. Without it a
+#: run of many messages, each within ``max_live_surfaces``, is bounded by nothing. One
+#: message may fill it.
+DEFAULT_MAX_RUN_SURFACES = 10_000
 #: Characters of one string copied into output; longer strings are cut there. Output
 #: is rendered in a browser, where a megabyte of text in one prop is always a mistake.
 DEFAULT_MAX_STRING_LENGTH = 1_000_000
@@ -57,6 +63,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
         max_data_model_bytes: largest encoded data model of one surface.
         max_operations: operations applied from one snapshot.
         max_live_surfaces: surfaces alive at once in one activity message.
+        max_run_surfaces: surfaces alive at once in one run, over all its messages.
         max_string_length: longest string copied into output.
     """
 
@@ -67,4 +74,5 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     max_data_model_bytes: int = DEFAULT_MAX_DATA_MODEL_BYTES
     max_operations: int = DEFAULT_MAX_OPERATIONS
     max_live_surfaces: int = DEFAULT_MAX_LIVE_SURFACES
+    max_run_surfaces: int = DEFAULT_MAX_RUN_SURFACES
     max_string_length: int = DEFAULT_MAX_STRING_LENGTH

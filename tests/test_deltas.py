@@ -1,0 +1,198 @@
+"""Deltas that edit a component list, applied by what they changed (issue 12).
+
+The oracle is the same reducer with the fast path turned off, which replays every
+changed operation whole: for any stream of deltas, both must give the same diffs,
+diagnostics and parts, byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from a2ui_stream import events as ev
+from a2ui_stream._engine import reducer as reducer_module
+from a2ui_stream._engine.deltas import Edit, component_edits
+from a2ui_stream._engine.reducer import Reducer
+from a2ui_stream._wire.limits import Limits
+from a2ui_stream.testing import create_surface as create
+from a2ui_stream.testing import update_components as components
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+_ENCODE = msgspec.json.Encoder().encode
+_LIST = "/a2ui_operations/1/updateComponents/components"
+
+
+def _snapshot(entries: Sequence[dict[str, Any]]) -> ev.ActivitySnapshot:
+    content = {"a2ui_operations": [create("s"), components("s", *entries)]}
+    return ev.ActivitySnapshot.of(
+        message_id="m", activity_type="a2ui-surface", content=content, replace=True
+    )
+
+
+def _delta(patch: list[dict[str, Any]]) -> ev.ActivityDelta:
+    return ev.ActivityDelta(message_id="m", activity_type="a2ui-surface", patch=patch)
+
+
+def _append(cid: str, text: str = "t") -> list[dict[str, Any]]:
+    """Add a Text and reference it from the root: how an agent streams a list."""
+    return [
+        {
+            "op": "add",
+            "path": f"{_LIST}/-",
+            "value": {"id": cid, "component": "Text", "text": text},
+        },
+        {"op": "add", "path": f"{_LIST}/0/children/-", "value": cid},
+    ]
+
+
+def _fold(events: Sequence[ev.Event], limits: Limits) -> tuple[bytes, bytes, bytes]:
+    state, diffs, diagnostics = Reducer(limits=limits).reduce_all(events)
+    run = state.current
+    parts = [] if run is None else [part.args for part in run.parts.values()]
+    patches = [diff.patch() for diff in diffs]
+    return (
+        _ENCODE([msgspec.to_builtins(diff) for diff in diffs]) + _ENCODE(patches),
+        _ENCODE([msgspec.to_builtins(d) for d in diagnostics]),
+        _ENCODE(parts),
+    )
+
+
+def _both(
+    events: Sequence[ev.Event], monkeypatch: pytest.MonkeyPatch, limits: Limits | None = None
+) -> None:
+    limits = limits or Limits()
+    fast = _fold(events, limits)
+    with monkeypatch.context() as patched:
+        patched.setattr(reducer_module, "component_edits", lambda _content, _patch: None)
+        slow = _fold(events, limits)
+    assert fast == slow
+
+
+def _root(children: Sequence[str] = ()) -> dict[str, Any]:
+    return {"id": "root", "component": "Column", "children": list(children)}
+
+
+class TestComponentEdits:
+    def test_appends_and_edits_inside_entries(self) -> None:
+        """Appends at '-' or at the length, and edits inside entries, are read off."""
+        content = {"a2ui_operations": [create("s"), components("s", _root(), _root())]}
+        patch = [
+            *_append("a"),
+            {"op": "add", "path": f"{_LIST}/3", "value": {}},
+            {"op": "replace", "path": f"{_LIST}/1/component", "value": "Row"},
+            {"op": "test", "path": f"{_LIST}/1", "value": {}},
+        ]
+        assert component_edits(content, patch) == {1: Edit(frozenset({0, 1}), 2, 4)}
+
+    @pytest.mark.parametrize(
+        "operation",
+        [
+            {"op": "add", "path": f"{_LIST}/0", "value": {}},  # an insertion shifts
+            {"op": "remove", "path": f"{_LIST}/0"},
+            {"op": "replace", "path": _LIST, "value": []},
+            {"op": "replace", "path": "/a2ui_operations/1", "value": {}},
+            {"op": "move", "from": f"{_LIST}/0", "path": f"{_LIST}/1"},
+            {"op": "replace", "path": f"{_LIST}/01/id", "value": "x"},
+            {"op": "replace", "path": f"{_LIST}/9/id", "value": "x"},
+            {"op": "replace", "path": "/a2ui_operations/0/createSurface/surfaceId", "value": "x"},
+        ],
+    )
+    def test_anything_else_says_nothing(self, operation: dict[str, Any]) -> None:
+        content = {"a2ui_operations": [create("s"), components("s", _root(), _root())]}
+        assert component_edits(content, [operation]) is None
+
+
+class TestFastPathMatchesReplay:
+    def test_streamed_list(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The reproducer's shape: each delta appends a component and references it."""
+        events: list[ev.Event] = [_snapshot([_root()])]
+        events += [_delta(_append(f"c{i}", f"t{i}")) for i in range(40)]
+        _both(events, monkeypatch)
+
+    def test_streamed_list_past_the_node_budget(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Past max_nodes the list is cut; later appends are refused the same way."""
+        events: list[ev.Event] = [_snapshot([_root()])]
+        events += [_delta(_append(f"c{i}")) for i in range(40)]
+        _both(events, monkeypatch, Limits(max_nodes=25))
+
+    def test_fast_path_is_taken(self) -> None:
+        """After the first delta, a delta appending one entry decodes only that entry."""
+        events: list[ev.Event] = [_snapshot([_root()])]
+        events += [_delta(_append(f"c{i}")) for i in range(3)]
+        state = Reducer().reduce_all(events).state
+        run = state.current
+        assert run is not None
+        assert run.buckets["m"].upserts == frozenset({1})
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=1, max_value=40))
+    def test_random_edits(self, seed: int, count: int) -> None:
+        """Appends, renames, duplicates, bad entries, edits inside entries, in any order."""
+        rng = random.Random(seed)
+        events: list[ev.Event] = [
+            _snapshot([_root(["c0"]), {"id": "c0", "component": "Text", "text": "x"}])
+        ]
+        length, ids = 2, ["root", "c0"]
+        for step in range(count):
+            patch = _random_patch(rng, step, length, ids)
+            length += sum(1 for op in patch if op["path"] == f"{_LIST}/-")
+            events.append(_delta(patch))
+        limits = Limits(max_nodes=rng.choice([8, 30, 5000]), max_depth=rng.choice([2, 32]))
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            _both(events, monkeypatch, limits)
+
+
+def _random_patch(
+    rng: random.Random, step: int, length: int, ids: list[str]
+) -> list[dict[str, Any]]:
+    choice = rng.randrange(8)
+    new = f"n{step}"
+    if choice == 0:  # append a new component and reference it
+        ids.append(new)
+        return _append(new, f"t{step}")
+    if choice == 1:  # reference only: an existing id, or one a later append names
+        later = f"n{step + rng.randrange(1, 4)}"
+        return [{"op": "add", "path": f"{_LIST}/0/children/-", "value": rng.choice([later, *ids])}]
+    if choice == 2:  # append a duplicate id
+        cid = rng.choice(ids)
+        return [
+            {
+                "op": "add",
+                "path": f"{_LIST}/-",
+                "value": {"id": cid, "component": "Text", "text": str(step)},
+            }
+        ]
+    if choice == 3:  # edit inside an entry
+        position = rng.randrange(1, length)
+        return [
+            {
+                "op": "replace",
+                "path": f"{_LIST}/{position}/component",
+                "value": rng.choice(["Text", "Divider"]),
+            }
+        ]
+    if choice == 4:  # rename an entry
+        position = rng.randrange(1, length)
+        return [{"op": "replace", "path": f"{_LIST}/{position}/id", "value": new}]
+    if choice == 5:  # a malformed entry
+        return [{"op": "add", "path": f"{_LIST}/-", "value": {"id": new}}]
+    if choice == 6:  # a cycle back to the root
+        return [
+            *_append(new),
+            {"op": "add", "path": f"{_LIST}/{length}/children", "value": ["root"]},
+        ]
+    return [
+        {
+            "op": "replace",
+            "path": f"{_LIST}/{rng.randrange(length)}",
+            "value": {"id": rng.choice(ids), "component": "Text", "text": "r"},
+        }
+    ]
