@@ -11,7 +11,8 @@ Four modes, all on by default (``--modes``):
 - throughput: every sized workload (``workloads.py``) at ``--mb`` megabytes, each
   system in a fresh child process (``peers.py``), so peak RSS is that system's;
 - scaling: the same one-value change on surfaces 1x, 10x and 100x larger, as
-  cumulative snapshots and as activity deltas;
+  cumulative snapshots and as activity deltas; and streams 10x and 100x longer that
+  grow what each event works on (a list appended by deltas, a run's messageIds);
 - memory: chat-mixed inputs of ``--memory-mb`` sizes (10, 100, 1000) streamed
   through each memory system, reporting peak RSS;
 - profile: ``ours`` on every sized workload at ``--profile-mb`` megabytes (at most
@@ -68,12 +69,19 @@ _FACTORS = (1, 10, 100)
 _SCALING_EVENTS = {
     "scaling-cumulative": {1: 400, 10: 200, 100: 40},
     "scaling-delta": {1: 2000, 10: 2000, 100: 2000},
+    # The stream itself grows 10x and 100x: per-event cost must stay flat (issue 12).
+    "scaling-append": {1: 50, 10: 500, 100: 5000},
+    "scaling-messages": {1: 200, 10: 2000, 100: 20000},
 }
+#: Scaling forms whose updates are also rendered as patches (``ours-patch``).
+_PATCHED = ("scaling-delta", "scaling-append")
 #: Quick runs start the slow-to-import peers only here: enough to exercise their runners.
 _QUICK_PEER_WORKLOADS = ("chat-mixed", "adversarial")
 _QUICK_SCALING_EVENTS = {
     "scaling-cumulative": {1: 3, 10: 2, 100: 1},
     "scaling-delta": {1: 10, 10: 10, 100: 10},
+    "scaling-append": {1: 5, 10: 50, 100: 500},
+    "scaling-messages": {1: 20, 10: 200, 100: 2000},
 }
 
 
@@ -213,7 +221,7 @@ def _scaling(args: argparse.Namespace, systems: list[str]) -> list[Row]:
         systems = [s for s in systems if s not in _PROBES]
     rows = []
     for workload, per_factor in counts.items():
-        chosen = [*systems, "ours-patch"] if workload.endswith("-delta") else systems
+        chosen = [*systems, "ours-patch"] if workload in _PATCHED else systems
         for factor in _FACTORS:
             events = per_factor[factor]
             path = args.data_dir / f"{workload}-x{factor}-n{events}-s{args.seed}.jsonl"

@@ -11,7 +11,9 @@ data, all under messageId ``a2ui-surface-<toolCallId>`` with ``replace: true``.
 
 Workloads: ``chat-mixed``, ``big-surface``, ``data-churn-cumulative``,
 ``data-churn-delta``, ``many-surfaces``, ``adversarial``, and the fixed-count
-``scaling-cumulative`` / ``scaling-delta`` (``--factor`` 1, 10, 100; ``--events``).
+``scaling-cumulative`` / ``scaling-delta`` (``--factor`` 1, 10, 100; ``--events``), and
+``scaling-append`` / ``scaling-messages`` (``--events`` components appended by deltas,
+or messageIds in one run; the run mode passes 10x and 100x more at the larger factors).
 
 Usage::
 
@@ -694,7 +696,7 @@ SIZED_WORKLOADS: dict[str, Callable[[random.Random, _Writer, _Ids, int, int], No
     "adversarial": _adversarial,
 }
 #: Fixed-count workloads for the scaling run.
-SCALING_WORKLOADS = ("scaling-cumulative", "scaling-delta")
+SCALING_WORKLOADS = ("scaling-cumulative", "scaling-delta", "scaling-append", "scaling-messages")
 WORKLOADS = (*SIZED_WORKLOADS, *SCALING_WORKLOADS)
 
 
@@ -734,6 +736,71 @@ def _scaling(
     return setup
 
 
+def _append(rng: random.Random, w: _Writer, ids: _Ids, *, events: int) -> int:
+    """One surface, then ``events`` deltas each appending a component to its root list.
+
+    How an agent streams a list one component at a time: every delta adds a Text to
+    the ``updateComponents`` list and its id to the root Column's children (issue 12,
+    ``deltas_quadratic.py``), so the list grows with the stream.
+
+    Returns:
+        The byte count before the first delta (the unmeasured setup).
+    """
+    thread_id, run_id = "thread-1", ids("run")
+    w.emit({"type": "RUN_STARTED", "threadId": thread_id, "runId": run_id})
+    surface_id, message_id = ids("s"), "a2ui-surface-tc-append"
+    root = {"id": "root", "component": "Column", "children": []}
+    w.emit(
+        _snapshot(
+            message_id, _ops(create_surface(surface_id), update_components(surface_id, [root]))
+        )
+    )
+    setup = w.bytes
+    path = "/a2ui_operations/1/updateComponents/components"
+    for index in range(events):
+        text = {"id": f"c{index}", "component": "Text", "text": f"row {rng.randrange(10**6)}"}
+        patch = [
+            {"op": "add", "path": f"{path}/-", "value": text},
+            {"op": "add", "path": f"{path}/0/children/-", "value": f"c{index}"},
+        ]
+        w.emit(
+            {
+                "type": "ACTIVITY_DELTA",
+                "messageId": message_id,
+                "activityType": "a2ui-surface",
+                "patch": patch,
+            }
+        )
+    w.emit({"type": "RUN_FINISHED", "threadId": thread_id, "runId": run_id})
+    return setup
+
+
+def _messages(rng: random.Random, w: _Writer, ids: _Ids, *, events: int) -> int:
+    """One run with ``events`` messageIds, each a building status then its own surface.
+
+    The run's maps grow with the stream (issue 12, ``scaling.py`` ``lifecycle`` and
+    ``mids``): what each event costs must not.
+
+    Returns:
+        The byte count before the first message (the unmeasured setup).
+    """
+    thread_id, run_id = "thread-1", ids("run")
+    w.emit({"type": "RUN_STARTED", "threadId": thread_id, "runId": run_id})
+    setup = w.bytes
+    for index in range(events):
+        message_id, surface_id = f"a2ui-surface-tc-{index}", f"s{index}"
+        if index % 2:
+            w.emit(_snapshot(message_id, {"status": "building"}))
+        text = {"id": "root", "component": "Text", "text": f"card {rng.randrange(10**6)}"}
+        w.emit(
+            _snapshot(
+                message_id, _ops(create_surface(surface_id), update_components(surface_id, [text]))
+            )
+        )
+    w.emit({"type": "RUN_FINISHED", "threadId": thread_id, "runId": run_id})
+    return setup
+
+
 def generate(
     workload: str,
     out: IO[bytes],
@@ -762,7 +829,11 @@ def generate(
     rng = random.Random(f"{workload}:{seed}")
     w, ids = _Writer(out), _Ids()
     setup = steady = 0
-    if workload in SCALING_WORKLOADS:
+    if workload == "scaling-append":
+        setup, steady, mb = _append(rng, w, ids, events=events), events, 0
+    elif workload == "scaling-messages":
+        setup, steady, mb = _messages(rng, w, ids, events=events), events, 0
+    elif workload in SCALING_WORKLOADS:
         setup = _scaling(
             rng, w, ids, delta=workload == "scaling-delta", factor=factor, events=events
         )

@@ -25,6 +25,7 @@ SIZED = (
     "many-surfaces",
     "adversarial",
 )
+SCALING = ("scaling-cumulative", "scaling-delta", "scaling-append", "scaling-messages")
 OP_KEYS = {"createSurface", "updateComponents", "updateDataModel", "deleteSurface"}
 #: Props that name one child component, and the Tabs list whose items do.
 SINGLE_CHILD = ("child", "trigger", "content")
@@ -60,6 +61,8 @@ def streams(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     made["adversarial"] = generate(tmp, "adversarial", "--mb", "0.3")
     made["scaling-cumulative"] = generate(tmp, "scaling-cumulative", "--events", "3")
     made["scaling-delta"] = generate(tmp, "scaling-delta", "--factor", "10", "--events", "5")
+    made["scaling-append"] = generate(tmp, "scaling-append", "--events", "5")
+    made["scaling-messages"] = generate(tmp, "scaling-messages", "--events", "5")
     return made
 
 
@@ -102,13 +105,13 @@ def check_tree(components: list[dict[str, Any]]) -> None:
 
 
 class TestWorkloads:
-    @pytest.mark.parametrize("name", [*SIZED, "scaling-cumulative", "scaling-delta"])
+    @pytest.mark.parametrize("name", [*SIZED, *SCALING])
     def test_every_line_is_a_known_agui_event(self, streams: dict[str, bytes], name: str) -> None:
         """Each line decodes with the package's codec to an AG-UI event type it knows."""
         for line in lines(streams[name]):
             assert not isinstance(decode_event(line), UnknownEvent)
 
-    @pytest.mark.parametrize("name", [*SIZED, "scaling-cumulative", "scaling-delta"])
+    @pytest.mark.parametrize("name", [*SIZED, *SCALING])
     def test_official_sdk_accepts_every_line(self, streams: dict[str, bytes], name: str) -> None:
         """Where ag-ui-protocol is installed, its pydantic models accept every line."""
         if importlib.util.find_spec("ag_ui") is None:
@@ -120,7 +123,7 @@ class TestWorkloads:
         for line in lines(streams[name]):
             validate(line)
 
-    @pytest.mark.parametrize("name", [*SIZED, "scaling-cumulative"])
+    @pytest.mark.parametrize("name", [*SIZED, "scaling-cumulative", "scaling-messages"])
     def test_a2ui_operations_are_well_formed_v09(
         self, streams: dict[str, bytes], name: str
     ) -> None:
