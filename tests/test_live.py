@@ -7,7 +7,11 @@ console script run as real subprocesses.
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import pty
+import select
 import signal
 import subprocess
 import sys
@@ -362,3 +366,79 @@ def test_exit_codes_are_distinct() -> None:
     codes: dict[Any, int] = dict(EXIT_CODES)
     assert len(set(codes.values())) == len(codes)
     assert not set(codes.values()) & {0, 1, 2, EXIT_INTERRUPTED}
+
+
+class TestInteractive:
+    def test_prompt_loop_with_numbered_actions(
+        self, cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """-i: a line is a turn, a number presses that action with name=value input."""
+        lines = "Find me a flight\n7\n1 seats=2\n\n"
+        monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+        with SdkAgent([Turn(FIRST), Turn(SECOND)]) as agent:
+            result = cli("run", agent.url, "-i")
+        assert result.code == 0, result.err
+        shown = result.out.decode()
+        assert "agent: Here is your order summary." in shown
+        assert "    1) Button 'Book the first'" in shown
+        assert "Checkbox 'Send me the e-ticket' [ticket=]" in shown
+        assert shown.count("you> ") == 4
+        assert one_line(result.err).endswith("no action 7: there are 1")
+        first, pressed = agent.inputs()
+        assert first.messages[0].content == "Find me a flight"
+        user_action = pressed.forwarded_props["a2uiAction"]["userAction"]
+        assert (user_action["name"], user_action["$input"]) == ("book", {"seats": "2"})
+
+    def test_failed_run_does_not_end_the_conversation(
+        self, cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A run that fails is one error line; the next turn is still sent."""
+        monkeypatch.setattr(sys, "stdin", io.StringIO("one\ntwo\n"))
+        error = {"type": "RUN_ERROR", "message": "busy"}
+        with SdkAgent([Turn([FIRST[0], error]), Turn(SECOND)]) as agent:
+            result = cli("run", agent.url, "-i")
+        assert result.code == 0
+        assert "RUN_ERROR: busy" in one_line(result.err)
+        assert len(agent.received) == 2
+        assert "[booking]" in result.out.decode()
+
+    def test_interactive_excludes_messages(self, cli: Callable[..., Result]) -> None:
+        """-i with -m is a usage error: the prompt gives the turns."""
+        assert cli("run", "http://127.0.0.1:9/agent", "-i", "-m", "x").code == 2
+
+    def test_default_on_a_terminal(self) -> None:
+        """With no -m on a terminal, run prompts; an empty line ends it with exit 0."""
+        controller, terminal = pty.openpty()
+        with SdkAgent([Turn(FIRST)]) as agent:
+            command = subprocess.Popen(  # noqa: S603 - our own console script
+                [str(CONSOLE_SCRIPT), "run", agent.url],
+                stdin=terminal,
+                stdout=terminal,
+                stderr=subprocess.PIPE,
+            )
+            os.close(terminal)
+            try:
+                seen = read_until(controller, b"you> ")
+                os.write(controller, b"hello\n")
+                seen += read_until(controller, b"you> ")
+                os.write(controller, b"\n")
+                assert command.wait(timeout=SUBPROCESS_TIMEOUT) == 0
+            finally:
+                command.kill()
+                command.wait()
+                os.close(controller)
+        assert b"1) Button 'Book the first'" in seen
+        assert agent.inputs()[0].messages[0].content == "hello"
+
+
+def read_until(fd: int, marker: bytes) -> bytes:
+    """Read a terminal until ``marker`` shows, within SUBPROCESS_TIMEOUT seconds."""
+    seen = b""
+    deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+    while marker not in seen:
+        remaining = deadline - time.monotonic()
+        assert remaining > 0, f"no {marker!r} in {seen!r}"
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if ready:
+            seen += os.read(fd, 4096)
+    return seen

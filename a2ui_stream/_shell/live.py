@@ -25,6 +25,7 @@ import anyio
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._request.catalog import Catalog, basic_catalog
 from a2ui_stream._request.request import A2uiRequest
+from a2ui_stream._shell.chat import chat
 from a2ui_stream._shell.filelog import FileLog
 from a2ui_stream.errors import (
     AgentContentTypeError,
@@ -88,6 +89,13 @@ def add_parser(commands: Any, output_options: Callable[[argparse.ArgumentParser]
         "(none: one run on the thread as it is)",
     )
     run.add_argument("--thread-id", metavar="ID", help="the thread's id (default: a new one)")
+    run.add_argument(
+        "-i",
+        "--interactive",
+        action="store_true",
+        help="a prompt loop with numbered actions to press (the default on a terminal "
+        "when no -m is given)",
+    )
     output_options(run)
     run.add_argument(
         "--log",
@@ -176,6 +184,11 @@ def command(arguments: argparse.Namespace, logger: Any) -> int:
         return cli.EXIT_USAGE
     headers = _headers(arguments.headers)
     request = _request(arguments)
+    interactive = arguments.interactive or (
+        not arguments.messages and sys.stdin.isatty() and sys.stdout.isatty()
+    )
+    if interactive and (arguments.messages or arguments.final):
+        raise UsageError("--interactive takes its turns from the prompt: no -m, no --final")
     output = cli._Output(sys.stdout.buffer, patches=arguments.diffs == "patch")  # noqa: SLF001
     with ExitStack() as stack:
         log = None
@@ -210,7 +223,12 @@ def command(arguments: argparse.Namespace, logger: Any) -> int:
             **options,
         )
         try:
-            code = anyio.run(_talk, session, arguments.messages, output, logger, arguments.final)
+            if interactive:
+                code = anyio.run(_chat, session, logger)
+            else:
+                code = anyio.run(
+                    _talk, session, arguments.messages, output, logger, arguments.final
+                )
         except KeyboardInterrupt:
             # asyncio cancelled the run at an await: no event is half logged or printed.
             logger.warning("interrupted: the run was cancelled; the log holds every event received")
@@ -219,6 +237,24 @@ def command(arguments: argparse.Namespace, logger: Any) -> int:
             output.runs(processor.state.runs)  # the parts so far, whatever ended the runs
         output.flush()
     return code
+
+
+async def _chat(session: AgentSession, logger: Any) -> int:
+    """The prompt loop, on standard input and output."""
+    from a2ui_stream._shell import cli  # noqa: PLC0415 - see command()
+
+    def read() -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
+
+    def drain() -> None:
+        cli._log_diagnostics(logger, session.take_diagnostics())  # noqa: SLF001
+
+    async with session:
+        await chat(session, read=read, out=sys.stdout, report=logger.error, drain=drain)
+    return cli.EXIT_OK
 
 
 async def _talk(
