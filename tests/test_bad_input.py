@@ -153,7 +153,7 @@ CASES: dict[str, tuple[Callable[[], bytes | list[bytes]], set[str]]] = {
         ),
         {"json.too_deep"},
     ),
-    "1e400": (lambda: b'{"type":"CUSTOM","name":"n","value":1e400}', {"event.invalid"}),
+    "1e400": (lambda: b'{"type":"CUSTOM","name":"n","value":1e400}', {"event.field_ignored"}),
     "1e400 in a data model": (
         lambda: snapshot("x", surface("x")).replace(b'"catalogId":"c"', b'"catalogId":1e400'),
         {"op.invalid_json", "op.missing_surface"},
@@ -249,6 +249,14 @@ def _wrong_type_cases() -> dict[str, tuple[bytes, set[str]]]:
         },
         "ACTIVITY_DELTA": {"messageId": "w", "activityType": "a2ui-surface", "patch": []},
     }
+    # Upstream's client drops an event only when one of these is wrong; any other
+    # field of the wrong type is ignored and the event kept.
+    needed = {
+        "RUN_STARTED": {"runId"},
+        "TEXT_MESSAGE_CONTENT": {"delta"},
+        "TOOL_CALL_START": {"toolCallId"},
+        "ACTIVITY_SNAPSHOT": {"activityType", "content"},
+    }
     wrongs: tuple[Any, ...] = (5, "s", [], {}, True)
     out: dict[str, tuple[bytes, set[str]]] = {}
     for kind, fields in events.items():
@@ -257,7 +265,10 @@ def _wrong_type_cases() -> dict[str, tuple[bytes, set[str]]]:
                 if type(wrong) is type(good):
                     continue
                 line = _encode({"type": kind, **fields, key: wrong})
-                out[f"{kind}.{key}={json.dumps(wrong)}"] = (line, {"event.invalid"})
+                found = {"event.invalid" if key in needed.get(kind, ()) else "event.field_ignored"}
+                if kind == "ACTIVITY_DELTA" and key == "messageId":
+                    found.add("activity.delta_unknown")  # filed as anonymous, never snapshot
+                out[f"{kind}.{key}={json.dumps(wrong)}"] = (line, found)
     operations: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
         "createSurface": ({"surfaceId": "w", "catalogId": "c"}, {"surfaceId": "op.no_surface_id"}),
         "updateComponents": (
@@ -305,11 +316,16 @@ class TestCorpus:
 
     @pytest.mark.parametrize("name", sorted(WRONG_TYPES))
     def test_wrong_type(self, name: str) -> None:
-        """A field of the wrong JSON type is refused with its code; neighbours paint."""
+        """A field of the wrong JSON type gives its code; neighbours paint.
+
+        The event is dropped (an error) only where upstream's client drops it; otherwise
+        the field is ignored with a warning and the event kept.
+        """
         line, expected = WRONG_TYPES[name]
         outcome = run_between(line)
         assert outcome.codes == expected
-        assert outcome.diagnostics[0].severity is Severity.ERROR
+        severity = Severity.WARNING if "event.field_ignored" in expected else Severity.ERROR
+        assert outcome.diagnostics[0].severity is severity
 
     def test_errors_name_their_line(self) -> None:
         """A bad line's diagnostic carries its 1-based line number and raw prefix."""

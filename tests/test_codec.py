@@ -8,9 +8,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from a2ui_stream import Diagnostic, Limits, Severity, UsageError
+from a2ui_stream import Diagnostic, Limits, Processor, Severity, UsageError
 from a2ui_stream import events as ev
 from a2ui_stream._wire.codec import (
+    EVENT_FIELD_IGNORED,
+    EVENT_FIELD_MISSING,
     EVENT_INVALID,
     JSON_INVALID,
     JSON_INVALID_UTF8,
@@ -63,7 +65,7 @@ CORRUPTIONS: list[tuple[str, bytes]] = [
     (JSON_INVALID, b"garbage"),
     (JSON_NOT_OBJECT, b'["RUN_STARTED"]'),
     (JSON_INVALID_UTF8, b'{"type":"TEXT_MESSAGE_END","messageId":"\xff"}'),
-    (EVENT_INVALID, b'{"type":"TEXT_MESSAGE_END","messageId":5}'),
+    (EVENT_INVALID, b'{"type":"TOOL_CALL_END","toolCallId":5}'),
     (
         EVENT_INVALID,
         b'{"type":"ACTIVITY_SNAPSHOT","messageId":"m","activityType":"a","content":[]}',
@@ -147,21 +149,19 @@ class TestDiagnostics:
         assert diagnostic.code == JSON_NOT_OBJECT
 
     def test_invalid_event_has_a_json_path(self) -> None:
-        """A wrongly typed field is reported with msgspec's JSON path."""
-        (diagnostic,) = decode_events(b'{"type":"STEP_STARTED","stepName":3}\n')
+        """A wrongly typed field the event needs is reported with msgspec's JSON path."""
+        (diagnostic,) = decode_events(b'{"type":"RUN_STARTED","runId":3}\n')
         assert isinstance(diagnostic, Diagnostic)
         assert diagnostic.code == EVENT_INVALID
-        assert diagnostic.path == "$.stepName"
+        assert diagnostic.path == "$.runId"
         assert "Expected `str`" in diagnostic.message
 
     def test_nested_path_with_unknown_fields(self) -> None:
         """A bad field is located even when the line also has unknown fields."""
-        line = (
-            b'{"type":"MESSAGES_SNAPSHOT","new":1,"messages":[{"role":"user","id":1,"content":""}]}'
-        )
+        line = b'{"type":"TOOL_CALL_END","new":1,"toolCallId":["c"]}'
         (diagnostic,) = decode_events(line)
         assert isinstance(diagnostic, Diagnostic)
-        assert diagnostic.path == "$.messages[0].id"
+        assert diagnostic.path == "$.toolCallId"
 
     def test_type_not_a_string(self) -> None:
         """A non-string type is an invalid event located at $.type."""
@@ -331,7 +331,7 @@ class TestDecodeAndEncode:
     def test_decode_event_raises_on_bad_event(self) -> None:
         """decode_event raises ValidationError for a JSON object that is no event."""
         with pytest.raises(msgspec.ValidationError):
-            decode_event(b'{"type":"STEP_STARTED"}')
+            decode_event(b'{"type":"RUN_STARTED"}')
 
     def test_encode_is_compact_single_line(self) -> None:
         """Encoded events have no spaces between tokens and no newline."""
@@ -444,3 +444,173 @@ class TestMultilineSseData:
         assert isinstance(item, Decoded)
         payload = self.DATA.replace(b"data: ", b"").strip()
         assert decode_event(payload) == item.event
+
+
+#: One event of every AG-UI 1.0 type, with every field AG-UI requires and nothing else.
+EVERY_EVENT: dict[str, dict[str, Any]] = {
+    "RUN_STARTED": {"threadId": "t", "runId": "r"},
+    "RUN_FINISHED": {"threadId": "t", "runId": "r"},
+    "RUN_ERROR": {"message": "m"},
+    "STEP_STARTED": {"stepName": "s"},
+    "STEP_FINISHED": {"stepName": "s"},
+    "TEXT_MESSAGE_START": {"messageId": "m"},
+    "TEXT_MESSAGE_CONTENT": {"messageId": "m", "delta": "d"},
+    "TEXT_MESSAGE_END": {"messageId": "m"},
+    "TEXT_MESSAGE_CHUNK": {},
+    "TOOL_CALL_START": {"toolCallId": "c", "toolCallName": "n"},
+    "TOOL_CALL_ARGS": {"toolCallId": "c", "delta": "{"},
+    "TOOL_CALL_END": {"toolCallId": "c"},
+    "TOOL_CALL_CHUNK": {},
+    "TOOL_CALL_RESULT": {"messageId": "m", "toolCallId": "c", "content": "x"},
+    "STATE_SNAPSHOT": {"snapshot": {"a": 1}},
+    "STATE_DELTA": {"delta": []},
+    "MESSAGES_SNAPSHOT": {"messages": []},
+    "ACTIVITY_SNAPSHOT": {"messageId": "m", "activityType": "a2ui-surface", "content": {}},
+    "ACTIVITY_DELTA": {"messageId": "m", "activityType": "a2ui-surface", "patch": []},
+    "RAW": {"event": {"x": 1}},
+    "CUSTOM": {"name": "n", "value": 1},
+    "REASONING_START": {"messageId": "m"},
+    "REASONING_MESSAGE_START": {"messageId": "m", "role": "reasoning"},
+    "REASONING_MESSAGE_CONTENT": {"messageId": "m", "delta": "d"},
+    "REASONING_MESSAGE_END": {"messageId": "m"},
+    "REASONING_MESSAGE_CHUNK": {},
+    "REASONING_END": {"messageId": "m"},
+    "REASONING_ENCRYPTED_VALUE": {"subtype": "message", "entityId": "e", "encryptedValue": "v"},
+    "SUBAGENT_STARTED": {"subagentRunId": "s", "name": "n"},
+    "SUBAGENT_FINISHED": {"subagentRunId": "s"},
+    "SUBAGENT_ERROR": {"subagentRunId": "s", "message": "m"},
+}
+#: The fields without which upstream's client drops the event (its AG-UI event parser,
+#: reference converter §1a); a string among them must also be non-empty.
+UPSTREAM_NEEDS: dict[str, set[str]] = {
+    "RUN_STARTED": {"runId"},
+    "RUN_FINISHED": {"runId"},
+    "TEXT_MESSAGE_CONTENT": {"delta"},
+    "TOOL_CALL_START": {"toolCallId"},
+    "TOOL_CALL_ARGS": {"toolCallId"},
+    "TOOL_CALL_END": {"toolCallId"},
+    "TOOL_CALL_RESULT": {"toolCallId"},
+    "ACTIVITY_SNAPSHOT": {"activityType", "content"},
+    "CUSTOM": {"name"},
+    "REASONING_ENCRYPTED_VALUE": {"subtype", "entityId", "encryptedValue"},
+}
+#: Fields with a default rather than a requirement (so never "missing").
+_DEFAULTED = {("REASONING_MESSAGE_START", "role")}
+FIELDS = sorted(
+    (tag, name)
+    for tag, fields in EVERY_EVENT.items()
+    for name in fields
+    if (tag, name) not in _DEFAULTED
+)
+
+
+def _decoded(line: dict[str, Any]) -> list[Decoded | Diagnostic]:
+    return decode_events(_ENCODE(line) + b"\n")
+
+
+class TestFieldsUpstreamNeeds:
+    """An event is dropped only where upstream's client drops it (every type, every field)."""
+
+    def test_the_table_covers_every_event_type(self) -> None:
+        """EVERY_EVENT names each AG-UI 1.0 type the codec knows."""
+        known = {str(cls.__struct_config__.tag) for cls in ev.KnownEvent.__args__}
+        assert set(EVERY_EVENT) == known
+
+    @pytest.mark.parametrize("tag", sorted(EVERY_EVENT))
+    def test_complete_event_decodes_cleanly(self, tag: str) -> None:
+        """With every required field, an event decodes with no diagnostic."""
+        (item,) = _decoded({"type": tag, **EVERY_EVENT[tag]})
+        assert isinstance(item, Decoded)
+
+    @pytest.mark.parametrize(("tag", "name"), FIELDS)
+    def test_missing_field(self, tag: str, name: str) -> None:
+        """A missing field drops the event only if upstream needs it; else a warning names it."""
+        line = {"type": tag, **EVERY_EVENT[tag]}
+        del line[name]
+        items = _decoded(line)
+        if name in UPSTREAM_NEEDS.get(tag, set()):
+            (item,) = items
+            assert isinstance(item, Diagnostic)
+            assert (item.code, item.severity) == (EVENT_INVALID, Severity.ERROR)
+            return
+        event, warning = items
+        assert isinstance(event, Decoded)
+        assert isinstance(warning, Diagnostic)
+        assert (warning.code, warning.severity, warning.path) == (
+            EVENT_FIELD_MISSING,
+            Severity.WARNING,
+            f"$.{name}",
+        )
+        assert f"`{name}`" in warning.message
+        assert decode_event(encode_event(event.event)) == event.event
+
+    @pytest.mark.parametrize(("tag", "name"), FIELDS)
+    def test_mistyped_field(self, tag: str, name: str) -> None:
+        """A mistyped field drops the event only if upstream needs it; else it is ignored."""
+        good = EVERY_EVENT[tag][name]
+        wrong: Any = 5 if not isinstance(good, int) or isinstance(good, bool) else "five"
+        if name in {"snapshot", "event", "value"}:
+            wrong = 5
+        line = _ENCODE({"type": tag, **EVERY_EVENT[tag], name: wrong})
+        if name in {"snapshot", "event", "value"}:
+            # Free-form fields take any JSON value but a number out of a double's range.
+            line = line.replace(b":5", b":1e400")
+        items = decode_events(line + b"\n")
+        if name in UPSTREAM_NEEDS.get(tag, set()):
+            (item,) = items
+            assert isinstance(item, Diagnostic)
+            assert item.code == EVENT_INVALID
+            return
+        event, warning = items
+        assert isinstance(event, Decoded)
+        assert isinstance(warning, Diagnostic)
+        assert (warning.code, warning.path) == (EVENT_FIELD_IGNORED, f"$.{name}")
+
+    @pytest.mark.parametrize(
+        ("tag", "name"),
+        sorted(
+            (tag, name)
+            for tag, names in UPSTREAM_NEEDS.items()
+            for name in names
+            if isinstance(EVERY_EVENT[tag][name], str) and name != "subtype"
+        ),
+    )
+    def test_empty_needed_string_drops(self, tag: str, name: str) -> None:
+        """Upstream's client drops an event whose needed string is empty, and so do we."""
+        (item,) = _decoded({"type": tag, **EVERY_EVENT[tag], name: ""})
+        assert isinstance(item, Diagnostic)
+        assert (item.code, item.path) == (EVENT_INVALID, f"$.{name}")
+
+    def test_run_started_without_thread_opens_a_run(self) -> None:
+        """Upstream's own tests send RUN_STARTED with no threadId: it opens a run."""
+        processor = Processor()
+        processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r0"}\n')
+        processor.feed(b'{"type":"RUN_STARTED","runId":"r1"}\n')
+        processor.close()
+        assert [run.run_id for run in processor.state.runs] == ["r0", "r1"]
+        assert processor.state.runs[-1].thread_id is None
+        (warning,) = processor.take_diagnostics()
+        assert warning.code == EVENT_FIELD_MISSING
+        assert warning.line == 2
+
+    def test_strict_mode_is_not_stopped_by_a_warning(self) -> None:
+        """A field an event is kept without is no bad input, even under strict."""
+        processor = Processor(strict=True)
+        processor.feed(
+            b'{"type":"RUN_STARTED","runId":"r1"}\n{"type":"RUN_FINISHED","runId":"r1"}\n'
+        )
+        processor.close()
+        assert not processor.stopped
+        assert processor.state.runs[-1].status == "finished"
+
+    def test_mapping_and_bytes_agree(self) -> None:
+        """feed_events on dicts gives the same events and warnings as the bytes."""
+        lines = [{"type": "RUN_STARTED", "runId": "r1"}, {"type": "RUN_ERROR"}]
+        from_bytes = Processor()
+        from_bytes.feed(b"".join(_ENCODE(line) + b"\n" for line in lines))
+        from_dicts = Processor()
+        from_dicts.feed_events(lines)
+        assert from_dicts.state == from_bytes.state
+        assert [d.code for d in from_dicts.take_diagnostics()] == [
+            d.code for d in from_bytes.take_diagnostics()
+        ]

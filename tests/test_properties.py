@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
 import jsonschema
 import msgspec
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from invariants import feed_in_chunks, output_problems, split_points
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
 from a2ui_stream import (
+    Diagnostic,
     Limits,
     PartDiff,
     Processor,
@@ -48,6 +47,11 @@ _TINY = Limits(
     max_string_length=12,
 )
 _LIMITS = st.sampled_from([Limits(), _TINY])
+#: Falsifying examples found outside the suite, pinned as data (``tests/regressions/``).
+_REGRESSIONS: dict[str, Any] = {
+    path.stem: json.loads(path.read_text(encoding="utf-8"))
+    for path in (Path(__file__).parent / "regressions").glob("*.json")
+}
 
 # -- A2UI generators -------------------------------------------------------------------
 
@@ -365,16 +369,26 @@ class TestIncremental:
 
     @_SETTINGS
     @given(batches=st.lists(OPERATION_LISTS, min_size=1, max_size=5), limits=_LIMITS)
+    @example(batches=_REGRESSIONS["cumulative-snapshots"]["batches"], limits=_TINY)
     def test_cumulative_snapshots(self, batches: list[list[Any]], limits: Limits) -> None:
-        """Growing cumulative snapshots end in the parts a fresh reducer builds from the last."""
+        """Growing cumulative snapshots end in the parts a fresh reducer builds from the last.
+
+        From the last one the processor took: a snapshot line longer than
+        ``max_line_bytes`` is skipped, so the parts before it stand (the pinned example,
+        whose second snapshot is 5 KiB under a 4 KiB limit, failed on this oracle).
+        """
         processor = Processor(limits=limits)
         processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')
         ops: list[Any] = []
+        taken: list[Any] = []
         for batch in batches:
             ops = ops + batch
-            processor.feed(_encode(_snapshot("m", ops)) + b"\n")
+            line = _encode(_snapshot("m", ops))
+            processor.feed(line + b"\n")
+            if len(line) <= limits.max_line_bytes:
+                taken = ops
         processor.close()
-        assert _final_args(processor) == _from_scratch(ops, limits)
+        assert _final_args(processor) == _from_scratch(taken, limits)
 
     @_SETTINGS
     @given(first=OPERATION_LISTS, later=st.lists(operations(), max_size=5), limits=_LIMITS)
@@ -456,16 +470,25 @@ class TestRoundTrip:
         ),
     )
     def test_decoded_lines_round_trip(self, kind: str, extra: dict[str, Any]) -> None:
-        """Every line the decoder accepts, unknown fields included, re-encodes to itself."""
+        """Every line the decoder accepts, unknown fields included, re-encodes to itself.
+
+        Less the fields it ignored (of the wrong type, and not needed by the event), each
+        named by a warning.
+        """
         line = _encode({"type": kind, **extra})
         processor = Processor()
         decoded = processor._decoder.feed(line + b"\n")
-        for item in decoded:
-            event = getattr(item, "event", None)
-            assume(isinstance(event, ev.Event))
-            assert isinstance(event, ev.Event)
-            assert decode_event(encode_event(event)) == event
-            assert json.loads(encode_event(event)) == json.loads(line)
+        ignored = {
+            item.path
+            for item in decoded
+            if isinstance(item, Diagnostic) and item.code == "event.field_ignored"
+        }
+        events = [item.event for item in decoded if hasattr(item, "event")]
+        assume(len(events) == 1)
+        (event,) = events
+        assert decode_event(encode_event(event)) == event
+        kept = {key: value for key, value in json.loads(line).items() if f"$.{key}" not in ignored}
+        assert json.loads(encode_event(event)) == kept
 
 
 def _elements(element: Any) -> list[dict[str, Any]]:

@@ -148,6 +148,30 @@ class TestBuckets:
         )
         assert [p[0] for p in parts_of(state)] == ["a2ui:a", "a2ui:b"]
 
+    def test_new_parts_follow_where_the_surfaces_first_appear(self) -> None:
+        """Upstream's rule: new parts in the order of the buckets' union, not the snapshot's.
+
+        m1 holds ``b`` and ``a`` without a root (no part). m2 then paints ``a`` and
+        ``b``, in that order: both parts are new in one snapshot, and upstream's client
+        appends them as it meets them in the union of the buckets, m1's order first.
+        """
+        unrooted = [create("b"), create("a")]
+        state, diffs, _ = fold(
+            snapshot("m1", text_surface("s0")),
+            snapshot("m1", [*text_surface("s0"), *unrooted]),
+            snapshot("m2", [*text_surface("a"), *text_surface("b")]),
+        )
+        assert [p[0] for p in parts_of(state)] == ["a2ui:s0", "a2ui:b", "a2ui:a"]
+        assert [(d.op, d.surface_id) for d in diffs[1:]] == [("add", "b"), ("add", "a")]
+
+    def test_a_stolen_surface_keeps_its_place_and_new_ones_follow_the_union(self) -> None:
+        """A second messageId taking over s2 keeps s2's slot; its new s3 goes last."""
+        state, _, _ = fold(
+            snapshot("m1", [*text_surface("s1"), *text_surface("s2")]),
+            snapshot("m2", [*text_surface("s3"), *text_surface("s2", "taken")]),
+        )
+        assert [p[0] for p in parts_of(state)] == ["a2ui:s1", "a2ui:s2", "a2ui:s3"]
+
     def test_deleted_surface_removes_part(self) -> None:
         """deleteSurface removes the surface's part."""
         ops = text_surface("s1")

@@ -24,10 +24,10 @@ import json
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
+from installed_peers import node_peer, run_node
 
 from a2ui_stream import Processor
 from a2ui_stream._state.stream import TOOL_CALL_PREFIX
-from installed_peers import node_peer, run_node
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -130,7 +130,9 @@ class UpstreamClient:
         """
         return cls(node_peer(_PEER, PACKAGES))
 
-    def replay_raw(self, streams: Sequence[Sequence[Mapping[str, Any]]], *, timeout: float) -> list[Any]:
+    def replay_raw(
+        self, streams: Sequence[Sequence[Mapping[str, Any]]], *, timeout: float
+    ) -> list[Any]:
         """Replay streams and return the driver's JSON results, one per stream.
 
         Args:

@@ -10,27 +10,22 @@ Must not import: anyio, the pipeline or the CLI.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._state.stream import Part, PartDiff, RunState, StreamState
-from a2ui_stream._wire import events as ev
-from a2ui_stream._wire.codec import (
-    Decoded,
-    EventDecoder,
-    encode_event,
-    event_from_mapping,
-    event_from_object,
-)
+from a2ui_stream._wire.codec import Decoded, EventDecoder, encode_event, read_event
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.errors import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping
+
     from a2ui_stream._engine.eventlog import EventLog
+    from a2ui_stream._wire import events as ev
 
 __all__ = ["MAX_PENDING_DIAGNOSTICS", "Processor"]
 
@@ -203,14 +198,13 @@ class Processor:
             if isinstance(item, Decoded):
                 diffs.extend(self._apply(item.event, line=item.line, offset=item.offset))
                 continue
-            if isinstance(item, ev.Event | Diagnostic):
-                event: ev.Event | Diagnostic = item
-            elif isinstance(item, Mapping):
-                event = event_from_mapping(item)
-            else:
-                event = event_from_object(item)
-            if isinstance(event, Diagnostic):
-                self._diagnostics.append(event)
+            if isinstance(item, Diagnostic):
+                self._diagnostics.append(item)
+                self._halted = self._strict and item.severity is Severity.ERROR
+                continue
+            event, found = read_event(item)
+            self._diagnostics.extend(found)
+            if event is None:
                 self._halted = self._strict
             else:
                 diffs.extend(self._apply(event))
@@ -232,8 +226,9 @@ class Processor:
                 break
             if isinstance(item, Diagnostic):
                 self._diagnostics.append(item)
-                # Strict mode also ignores events fed decoded after bad bytes.
-                self._halted = self._strict
+                # Strict mode also ignores events fed decoded after bad bytes; a
+                # warning (a field an event was kept without) is no bad input.
+                self._halted = self._strict and item.severity is Severity.ERROR
             else:
                 diffs.extend(self._apply(item.event, line=item.line, offset=item.offset))
         return diffs

@@ -224,7 +224,8 @@ def _with_run(state: StreamState, run: RunState) -> StreamState:
 
 
 def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context) -> _Handled:
-    run = RunState(run_id=event.run_id, thread_id=event.thread_id)
+    thread = event.thread_id
+    run = RunState(run_id=event.run_id, thread_id=None if isinstance(thread, UnsetType) else thread)
     past = state.runs
     if past:
         # No event reaches a past run again, so its buckets and caches are dead weight;
@@ -521,6 +522,7 @@ def _synthesize(
     parts = run.parts
     diffs: list[PartDiff] = []
     removed: list[PartDiff] = []
+    added: list[Part] = []  # new parts go in after the others, in upstream's order
     diagnostics: list[Diagnostic] = []
     for surface_id in dict.fromkeys(touched):
         owner = _owner(run.buckets, surface_id)
@@ -546,11 +548,20 @@ def _synthesize(
             message_id=message_id,
             args=element,
         )
-        parts = parts.set(surface_id, part)
         if old is None:
-            diffs.append(_diff("add", part, context, run))
+            added.append(part)
         else:
+            parts = parts.set(surface_id, part)
             diffs.append(_diff("update", part, context, run, previous_args=old.args))
+    if len(added) > 1:
+        # Upstream's client unions the buckets, least recent first, each surfaceId in the
+        # place it first took, and appends the surfaces without a part as it meets them.
+        union = dict.fromkeys(sid for bucket in run.buckets.values() for sid in bucket.surfaces)
+        order = {surface_id: index for index, surface_id in enumerate(union)}
+        added.sort(key=lambda part: order[part.surface_id])
+    for part in added:
+        parts = parts.set(part.surface_id, part)
+        diffs.append(_diff("add", part, context, run))
     if len(diffs) > 1:
         diffs.sort(key=lambda d: parts.position(d.surface_id))
     new_run = msgspec.structs.replace(run, parts=parts, cache=ConversionCache(cache.finish()))
@@ -609,8 +620,8 @@ def _diff(
 
 
 def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Context) -> _Handled:
-    if event.activity_type != A2UI_ACTIVITY_TYPE:
-        return state, (), ()
+    if event.activity_type != A2UI_ACTIVITY_TYPE or isinstance(event.patch, UnsetType):
+        return state, (), ()  # no patch (kept with a warning, as upstream keeps it): no change
     key = event.message_id if isinstance(event.message_id, str) else ANONYMOUS_MESSAGE_ID
     run, state = _current_run(state)
     bucket = run.buckets.get(key)
@@ -674,9 +685,9 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
 def _on_messages_snapshot(
     state: StreamState, event: ev.MessagesSnapshot, context: _Context
 ) -> _Handled:
-    history, diagnostics = rehydrate(
-        event.messages, converter=context.converter, limits=context.limits
-    )
+    # Without messages (kept with a warning) history empties, as upstream's thread does.
+    messages = [] if isinstance(event.messages, UnsetType) else event.messages
+    history, diagnostics = rehydrate(messages, converter=context.converter, limits=context.limits)
     return msgspec.structs.replace(state, history=history), (), diagnostics
 
 

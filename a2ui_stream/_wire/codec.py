@@ -23,7 +23,7 @@ How unknown fields survive without slowing the common case:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal, get_args
 
 import msgspec
@@ -38,11 +38,14 @@ from a2ui_stream._wire.events import (
     UnknownEvent,
 )
 from a2ui_stream._wire.framing import Format, Frame, Framer
+from a2ui_stream._wire.keys import camel_keys
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream._wire.numbers import js_number
 from a2ui_stream.errors import UsageError
 
 __all__ = [
+    "EVENT_FIELD_IGNORED",
+    "EVENT_FIELD_MISSING",
     "EVENT_INVALID",
     "JSON_INVALID",
     "JSON_INVALID_UTF8",
@@ -55,6 +58,7 @@ __all__ = [
     "encode_event",
     "event_from_mapping",
     "event_from_object",
+    "read_event",
 ]
 
 #: The line is not well-formed JSON.
@@ -65,9 +69,16 @@ JSON_INVALID_UTF8 = "json.invalid_utf8"
 JSON_TOO_DEEP = "json.too_deep"
 #: The line is JSON, but not an object.
 JSON_NOT_OBJECT = "json.not_object"
-#: The line is a JSON object, but not a valid AG-UI event (missing or mistyped field,
-#: ``type`` not a string, ACTIVITY content not an object...).
+#: The line is a JSON object, but not a valid AG-UI event: a field the event cannot do
+#: without is missing, mistyped or empty, ``type`` is not a string, ACTIVITY content is
+#: not an object... Such an event is dropped, exactly where upstream's client drops it.
 EVENT_INVALID = "event.invalid"
+#: A field AG-UI requires is missing, but the event does without it as upstream's
+#: client does (a ``RUN_STARTED`` without ``threadId``): the event is kept.
+EVENT_FIELD_MISSING = "event.field_missing"
+#: A field the event can do without has a value of the wrong type: the field is
+#: ignored, as upstream's client ignores it, and the event is kept.
+EVENT_FIELD_IGNORED = "event.field_ignored"
 
 _NEWLINE = b"\n"
 #: Bytes of a bad line kept in its diagnostic.
@@ -99,6 +110,74 @@ _WIRE_NAMES: dict[type[Event], frozenset[str]] = {
     for cls in _ALL
 }
 
+# Which fields an event needs is upstream's client's rule (its AG-UI event parser,
+# reference converter §1a), not the protocol's: an event is dropped only where that
+# client drops it. A field it needs, missing, mistyped or empty, drops the event; any
+# other field may be missing (a warning names it when AG-UI requires it) or mistyped
+# (it is ignored with a warning), and the event is kept.
+
+#: By type tag, the wire fields without which the client drops the event; each must be
+#: a non-empty string (``content`` an object, checked by its class).
+_NEEDED: dict[str, frozenset[str]] = {
+    "RUN_STARTED": frozenset({"runId"}),
+    "RUN_FINISHED": frozenset({"runId"}),
+    "TEXT_MESSAGE_CONTENT": frozenset({"delta"}),
+    "TOOL_CALL_START": frozenset({"toolCallId"}),
+    "TOOL_CALL_ARGS": frozenset({"toolCallId"}),
+    "TOOL_CALL_END": frozenset({"toolCallId"}),
+    "TOOL_CALL_RESULT": frozenset({"toolCallId"}),
+    "REASONING_ENCRYPTED_VALUE": frozenset({"subtype", "entityId", "encryptedValue"}),
+    "ACTIVITY_SNAPSHOT": frozenset({"activityType", "content"}),
+    "CUSTOM": frozenset({"name"}),
+}
+#: By type tag, the wire fields AG-UI 1.0 requires that the client does without.
+_EXPECTED: dict[str, tuple[str, ...]] = {
+    "RUN_STARTED": ("threadId",),
+    "RUN_FINISHED": ("threadId",),
+    "RUN_ERROR": ("message",),
+    "STEP_STARTED": ("stepName",),
+    "STEP_FINISHED": ("stepName",),
+    "TEXT_MESSAGE_START": ("messageId",),
+    "TEXT_MESSAGE_CONTENT": ("messageId",),
+    "TEXT_MESSAGE_END": ("messageId",),
+    "TOOL_CALL_START": ("toolCallName",),
+    "TOOL_CALL_ARGS": ("delta",),
+    "TOOL_CALL_RESULT": ("messageId", "content"),
+    "STATE_SNAPSHOT": ("snapshot",),
+    "STATE_DELTA": ("delta",),
+    "MESSAGES_SNAPSHOT": ("messages",),
+    "ACTIVITY_SNAPSHOT": ("messageId",),
+    "ACTIVITY_DELTA": ("messageId", "activityType", "patch"),
+    "RAW": ("event",),
+    "CUSTOM": ("value",),
+    "REASONING_START": ("messageId",),
+    "REASONING_MESSAGE_START": ("messageId",),
+    "REASONING_MESSAGE_CONTENT": ("messageId", "delta"),
+    "REASONING_MESSAGE_END": ("messageId",),
+    "REASONING_END": ("messageId",),
+    "SUBAGENT_STARTED": ("subagentRunId", "name"),
+    "SUBAGENT_FINISHED": ("subagentRunId",),
+    "SUBAGENT_ERROR": ("subagentRunId", "message"),
+}
+
+
+def _attributes(cls: type[Event], wire_names: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    by_wire = {field.encode_name: field.name for field in msgspec.structs.fields(cls)}
+    return tuple((by_wire[wire], wire) for wire in wire_names if wire in by_wire)
+
+
+#: Per class, ``(attribute, wire name)`` of the fields :data:`_NEEDED` and
+#: :data:`_EXPECTED` name, checked on every decoded event of that class.
+_NEEDED_ATTRS: dict[type[Event], tuple[tuple[str, str], ...]] = {
+    _BY_TAG[tag]: _attributes(_BY_TAG[tag], sorted(names - {"content", "subtype"}))
+    for tag, names in _NEEDED.items()
+}
+_EXPECTED_ATTRS: dict[type[Event], tuple[tuple[str, str], ...]] = {
+    _BY_TAG[tag]: _attributes(_BY_TAG[tag], names) for tag, names in _EXPECTED.items()
+}
+#: The classes :func:`_review` has anything to check on.
+_REVIEWED = frozenset(_NEEDED_ATTRS) | frozenset(_EXPECTED_ATTRS)
+
 
 class Decoded(msgspec.Struct, frozen=True):
     """An event decoded from the stream, with where it started.
@@ -117,8 +196,13 @@ class Decoded(msgspec.Struct, frozen=True):
 # --------------------------------------------------------------------------- decoding
 
 
-def _from_fields(fields: dict[str, msgspec.Raw]) -> Event:
+def _from_fields(
+    fields: dict[str, msgspec.Raw], ignored: list[tuple[str, str]] | None = None
+) -> Event:
     """Decode an event from its top-level fields, keeping the ones its class lacks.
+
+    A field the event can do without that does not decode is left out and, when
+    ``ignored`` is given, recorded there as ``(wire name, reason)``.
 
     Raises:
         msgspec.ValidationError: the fields do not make a valid event.
@@ -132,12 +216,36 @@ def _from_fields(fields: dict[str, msgspec.Raw]) -> Event:
         raise msgspec.ValidationError(f"{error} - at `$.type`") from None
     cls = _BY_TAG.get(tag, UnknownEvent)
     names = _WIRE_NAMES[cls]
+    needed = _NEEDED.get(tag, frozenset())
     known = {key: value for key, value in fields.items() if key in names}
-    event: Event = _DECODERS[cls].decode(_ENCODER.encode(known))
-    if len(known) < len(fields):
-        extra = {key: value for key, value in fields.items() if key not in names}
+    while True:
+        try:
+            event: Event = _DECODERS[cls].decode(_ENCODER.encode(known))
+            break
+        except msgspec.ValidationError as error:
+            reason, path = _split_reason(error)
+            field = _top_field(path)
+            if field is None or field == "type" or field in needed or field not in known:
+                raise
+            del known[field]
+            if ignored is not None:
+                ignored.append((field, reason))
+    extra_keys = [key for key in fields if key not in names]
+    if extra_keys:
+        extra = {key: fields[key] for key in extra_keys}
         event = msgspec.structs.replace(event, extra=extra)
     return event
+
+
+def _top_field(path: str | None) -> str | None:
+    """The top-level key a JSON path like ``$.threadId`` or ``$.input.x`` starts with."""
+    if path is None or not path.startswith("$."):
+        return None
+    rest = path[2:]
+    for index, char in enumerate(rest):
+        if char in ".[":
+            return rest[:index]
+    return rest
 
 
 def _decode_trusted(data: bytes) -> Event:
@@ -217,18 +325,63 @@ def _bad(
     )
 
 
-def _decode_payload(payload: bytes, line: int | None, offset: int | None) -> Event | Diagnostic:
-    """Decode one payload; every way it can be bad becomes a diagnostic."""
+def _decode_payload(
+    payload: bytes, line: int | None, offset: int | None, found: list[Diagnostic]
+) -> Event | Diagnostic:
+    """Decode one payload; every way it can be bad becomes a diagnostic.
+
+    Warnings about an event that is kept (a field missing or ignored) go to ``found``.
+    """
     try:
-        return _decode_checked(payload, line, offset)
+        result = _decode_checked(payload, line, offset, found)
     except RecursionError:
         # msgspec decodes nested arrays and objects recursively, bounded by the
         # interpreter's recursion limit; deeper input is refused rather than raising.
         message = "line is not valid JSON: nesting is too deep"
         return _bad(JSON_TOO_DEEP, message, payload, line=line, offset=offset, path=None)
+    return result
 
 
-def _decode_checked(payload: bytes, line: int | None, offset: int | None) -> Event | Diagnostic:
+def _review(  # noqa: PLR0917 - the decoder's hot loop calls it positionally
+    event: Event,
+    payload: bytes,
+    line: int | None,
+    offset: int | None,
+    found: list[Diagnostic],
+    ignored: frozenset[str] = frozenset(),
+) -> Event | Diagnostic:
+    """Drop an event whose needed field is empty; warn of expected fields it lacks."""
+    cls = type(event)
+    for attribute, wire in _NEEDED_ATTRS.get(cls, ()):
+        if getattr(event, attribute) == "":
+            tag = cls.__struct_config__.tag
+            message = (
+                f"not a valid AG-UI event: `{wire}` is empty "
+                f"(upstream's client drops {tag} without one)"
+            )
+            return _bad(EVENT_INVALID, message, payload, line=line, offset=offset, path=f"$.{wire}")
+    for attribute, wire in _EXPECTED_ATTRS.get(cls, ()):
+        if wire not in ignored and getattr(event, attribute) is UNSET:
+            tag = cls.__struct_config__.tag
+            found.append(
+                Diagnostic(
+                    code=EVENT_FIELD_MISSING,
+                    message=(
+                        f"{tag} has no `{wire}`, which AG-UI requires; "
+                        "kept without it, as upstream's client keeps it"
+                    ),
+                    severity=Severity.WARNING,
+                    line=line,
+                    offset=offset,
+                    path=f"$.{wire}",
+                )
+            )
+    return event
+
+
+def _decode_checked(
+    payload: bytes, line: int | None, offset: int | None, found: list[Diagnostic]
+) -> Event | Diagnostic:
     if not payload.isascii():
         try:
             payload.decode()
@@ -251,7 +404,10 @@ def _decode_checked(payload: bytes, line: int | None, offset: int | None) -> Eve
         )
     else:
         if event.extra is UNSET:
-            return _single_line(event, payload)
+            event = _single_line(event, payload)
+            if type(event) in _REVIEWED:
+                return _review(event, payload, line, offset, found)
+            return event
     try:
         fields = _FIELDS.decode(payload)
     except msgspec.ValidationError as error:
@@ -264,13 +420,32 @@ def _decode_checked(payload: bytes, line: int | None, offset: int | None) -> Eve
         reason, path = _split_reason(error)
         message = f"line is not valid JSON: {reason}"
         return _bad(JSON_INVALID, message, payload, line=line, offset=offset, path=path)
+    ignored: list[tuple[str, str]] = []
     try:
-        event = _from_fields(fields)
+        event = _from_fields(fields, ignored)
     except msgspec.ValidationError as error:
         reason, path = _split_reason(error)
         message = f"not a valid AG-UI event: {reason}"
         return _bad(EVENT_INVALID, message, payload, line=line, offset=offset, path=path)
-    return _single_line(event, payload)
+    for wire, reason in ignored:
+        found.append(
+            Diagnostic(
+                code=EVENT_FIELD_IGNORED,
+                message=(
+                    f"`{wire}` is not valid ({reason}); "
+                    "the event is kept without it, as upstream's client keeps it"
+                ),
+                severity=Severity.WARNING,
+                line=line,
+                offset=offset,
+                path=f"$.{wire}",
+            )
+        )
+    event = _single_line(event, payload)
+    if type(event) in _REVIEWED:
+        names = frozenset(wire for wire, _ in ignored)
+        return _review(event, payload, line, offset, found, names)
+    return event
 
 
 class EventDecoder:
@@ -359,6 +534,8 @@ class EventDecoder:
                 # checks UTF-8 in every string it decodes, so only the undecoded
                 # content of a non-ASCII activity snapshot needs its own check.
                 # Everything else goes through _decode_payload.
+                result: Event | Diagnostic | None = None
+                found: list[Diagnostic] = []
                 if _NEWLINE not in payload:
                     try:
                         event: Event = fast(payload)
@@ -370,11 +547,15 @@ class EventDecoder:
                             or payload.isascii()
                             or _is_utf8(event.content)
                         ):
-                            append(Decoded(event, item.line, item.offset))
-                            continue
-                result = _decode_payload(payload, item.line, item.offset)
+                            if type(event) not in _REVIEWED:
+                                append(Decoded(event, item.line, item.offset))
+                                continue
+                            result = _review(event, payload, item.line, item.offset, found)
+                if result is None:
+                    result = _decode_payload(payload, item.line, item.offset, found)
                 if isinstance(result, Event):
                     append(Decoded(result, item.line, item.offset))
+                    out.extend(found)
                     continue
                 append(result)
             else:
@@ -419,7 +600,11 @@ def decode_events(
 
 
 def event_from_mapping(obj: Mapping[str, Any]) -> Event | Diagnostic:
-    """Make an event from a plain mapping of wire (camelCase) keys.
+    """Make an event from a plain mapping of wire keys.
+
+    Keys may be camelCase (the wire) or snake_case (what the official Python SDK's
+    ``model_dump()`` gives by default); see :func:`read_event` for the warnings this
+    leaves out.
 
     Args:
         obj: the event as JSON-like Python values, ``{"type": "RUN_STARTED", ...}``.
@@ -428,12 +613,10 @@ def event_from_mapping(obj: Mapping[str, Any]) -> Event | Diagnostic:
         The event, or an ``event.invalid`` (or ``json.not_object``) diagnostic saying
         why it is not one.
     """
-    try:
-        payload = _ENCODER.encode(obj)
-    except (TypeError, ValueError, OverflowError) as error:
-        message = f"not a valid AG-UI event: cannot be encoded as JSON ({error})"
-        return Diagnostic(code=EVENT_INVALID, message=message, severity=Severity.ERROR)
-    return _decode_payload(payload, None, None)
+    event, diagnostics = read_event(obj)
+    if event is None:
+        return diagnostics[0]
+    return event
 
 
 def event_from_object(obj: object) -> Event | Diagnostic:
@@ -450,19 +633,46 @@ def event_from_object(obj: object) -> Event | Diagnostic:
     Returns:
         The event, or an ``event.invalid`` diagnostic saying why it is not one.
     """
+    event, diagnostics = read_event(obj)
+    if event is None:
+        return diagnostics[0]
+    return event
+
+
+def read_event(obj: object) -> tuple[Event | None, tuple[Diagnostic, ...]]:
+    """Make an event from a mapping, an SDK object or an event, with what was wrong.
+
+    Args:
+        obj: our :class:`~a2ui_stream.events.Event` (returned as is), a mapping of
+            camelCase or snake_case wire keys, or an object with ``model_dump`` (the
+            ``ag_ui.core`` pydantic events, dumped as JSON with their wire aliases).
+
+    Returns:
+        The event, or ``None`` when it is dropped, and the diagnostics: the reason it
+        was dropped first, or warnings about fields it was kept without.
+    """
     if isinstance(obj, Event):
-        return obj
-    if isinstance(obj, Mapping):
-        return event_from_mapping(obj)
-    dump = getattr(obj, "model_dump", None)
-    if callable(dump):
-        dumped = dump(mode="json", by_alias=True, exclude_none=True)
-        if isinstance(dumped, Mapping):
-            return event_from_mapping(dumped)
-    message = (
-        f"not a valid AG-UI event: {type(obj).__name__} is not a mapping and has no model_dump"
-    )
-    return Diagnostic(code=EVENT_INVALID, message=message, severity=Severity.ERROR)
+        return obj, ()
+    if not isinstance(obj, Mapping):
+        dump = getattr(obj, "model_dump", None)
+        if callable(dump):
+            obj = dump(mode="json", by_alias=True, exclude_none=True)
+        if not isinstance(obj, Mapping):
+            message = (
+                f"not a valid AG-UI event: {type(obj).__name__} "
+                "is not a mapping and has no model_dump"
+            )
+            return None, (Diagnostic(code=EVENT_INVALID, message=message, severity=Severity.ERROR),)
+    try:
+        payload = _ENCODER.encode(camel_keys(obj))
+    except (TypeError, ValueError, OverflowError) as error:
+        message = f"not a valid AG-UI event: cannot be encoded as JSON ({error})"
+        return None, (Diagnostic(code=EVENT_INVALID, message=message, severity=Severity.ERROR),)
+    found: list[Diagnostic] = []
+    result = _decode_payload(payload, None, None, found)
+    if isinstance(result, Diagnostic):
+        return None, (result,)
+    return result, tuple(found)
 
 
 # --------------------------------------------------------------------------- encoding

@@ -154,7 +154,7 @@ class _TaggedEvent(Event, frozen=True, tag_field="type", kw_only=True):
 class RunStarted(_TaggedEvent, frozen=True, tag="RUN_STARTED", kw_only=True):
     """A run began."""
 
-    thread_id: str
+    thread_id: str | UnsetType = UNSET
     run_id: str
     parent_run_id: str | UnsetType | None = UNSET
     input: RunAgentInput | UnsetType | None = UNSET
@@ -168,7 +168,7 @@ class RunFinished(_TaggedEvent, frozen=True, tag="RUN_FINISHED", kw_only=True):
     object so outcome kinds added later pass through.
     """
 
-    thread_id: str
+    thread_id: str | UnsetType = UNSET
     run_id: str
     result: Any | UnsetType = UNSET
     outcome: dict[str, Any] | UnsetType | None = UNSET
@@ -178,7 +178,7 @@ class RunFinished(_TaggedEvent, frozen=True, tag="RUN_FINISHED", kw_only=True):
 class RunError(_TaggedEvent, frozen=True, tag="RUN_ERROR", kw_only=True):
     """A run failed."""
 
-    message: str
+    message: str | UnsetType = UNSET
     code: str | UnsetType | None = UNSET
     usage: list[TokenUsage] | UnsetType | None = UNSET
 
@@ -186,19 +186,19 @@ class RunError(_TaggedEvent, frozen=True, tag="RUN_ERROR", kw_only=True):
 class StepStarted(_TaggedEvent, frozen=True, tag="STEP_STARTED", kw_only=True):
     """A named step of the agent began."""
 
-    step_name: str
+    step_name: str | UnsetType = UNSET
 
 
 class StepFinished(_TaggedEvent, frozen=True, tag="STEP_FINISHED", kw_only=True):
     """A named step of the agent ended."""
 
-    step_name: str
+    step_name: str | UnsetType = UNSET
 
 
 class TextMessageStart(_TaggedEvent, frozen=True, tag="TEXT_MESSAGE_START", kw_only=True):
     """A streamed text message began; an absent ``role`` means ``"assistant"``."""
 
-    message_id: str
+    message_id: str | UnsetType = UNSET
     role: TextRole | UnsetType | None = UNSET
     name: str | UnsetType | None = UNSET
 
@@ -206,14 +206,14 @@ class TextMessageStart(_TaggedEvent, frozen=True, tag="TEXT_MESSAGE_START", kw_o
 class TextMessageContent(_TaggedEvent, frozen=True, tag="TEXT_MESSAGE_CONTENT", kw_only=True):
     """A piece of a streamed text message."""
 
-    message_id: str
+    message_id: str | UnsetType = UNSET
     delta: str
 
 
 class TextMessageEnd(_TaggedEvent, frozen=True, tag="TEXT_MESSAGE_END", kw_only=True):
     """A streamed text message ended."""
 
-    message_id: str
+    message_id: str | UnsetType = UNSET
 
 
 class TextMessageChunk(_TaggedEvent, frozen=True, tag="TEXT_MESSAGE_CHUNK", kw_only=True):
@@ -229,7 +229,7 @@ class ToolCallStart(_TaggedEvent, frozen=True, tag="TOOL_CALL_START", kw_only=Tr
     """The model began a tool call."""
 
     tool_call_id: str
-    tool_call_name: str
+    tool_call_name: str | UnsetType = UNSET
     parent_message_id: str | UnsetType | None = UNSET
 
 
@@ -237,7 +237,7 @@ class ToolCallArgs(_TaggedEvent, frozen=True, tag="TOOL_CALL_ARGS", kw_only=True
     """A fragment of a tool call's JSON arguments."""
 
     tool_call_id: str
-    delta: str
+    delta: str | UnsetType = UNSET
 
 
 class ToolCallEnd(_TaggedEvent, frozen=True, tag="TOOL_CALL_END", kw_only=True):
@@ -258,28 +258,28 @@ class ToolCallChunk(_TaggedEvent, frozen=True, tag="TOOL_CALL_CHUNK", kw_only=Tr
 class ToolCallResult(_TaggedEvent, frozen=True, tag="TOOL_CALL_RESULT", kw_only=True):
     """A tool's result: a string (often JSON) or a list of content parts."""
 
-    message_id: str
+    message_id: str | UnsetType = UNSET
     tool_call_id: str
-    content: str | list[dict[str, Any]]
+    content: str | list[dict[str, Any]] | UnsetType = UNSET
     role: Literal["tool"] | UnsetType | None = UNSET
 
 
 class StateSnapshot(_TaggedEvent, frozen=True, tag="STATE_SNAPSHOT", kw_only=True):
     """The agent's whole shared state."""
 
-    snapshot: Any
+    snapshot: Any | UnsetType = UNSET
 
 
 class StateDelta(_TaggedEvent, frozen=True, tag="STATE_DELTA", kw_only=True):
     """A JSON Patch (RFC 6902) against the shared state."""
 
-    delta: list[Any]
+    delta: list[Any] | UnsetType = UNSET
 
 
 class MessagesSnapshot(_TaggedEvent, frozen=True, tag="MESSAGES_SNAPSHOT", kw_only=True):
     """The whole conversation as the agent sees it."""
 
-    messages: list[Message]
+    messages: list[Message] | UnsetType = UNSET
 
 
 def _is_json_object(raw: msgspec.Raw) -> bool:
@@ -350,14 +350,14 @@ class ActivityDelta(_TaggedEvent, frozen=True, tag="ACTIVITY_DELTA", kw_only=Tru
     """A JSON Patch (RFC 6902) against an activity message's content."""
 
     message_id: str | UnsetType = UNSET
-    activity_type: str
-    patch: list[Any]
+    activity_type: str | UnsetType = UNSET
+    patch: list[Any] | UnsetType = UNSET
 
 
 class RawEvent(_TaggedEvent, frozen=True, tag="RAW", kw_only=True):
     """A provider event passed through as is."""
 
-    event: Any
+    event: Any | UnsetType = UNSET
     source: str | UnsetType | None = UNSET
 
 
@@ -365,19 +365,19 @@ class CustomEvent(_TaggedEvent, frozen=True, tag="CUSTOM", kw_only=True):
     """An application-defined event: a name and any value."""
 
     name: str
-    value: Any
+    value: Any | UnsetType = UNSET
 
 
 class ReasoningStart(_TaggedEvent, frozen=True, tag="REASONING_START", kw_only=True):
     """The model began reasoning."""
 
-    message_id: str
+    message_id: str | UnsetType = UNSET
 
 
 class ReasoningMessageStart(_TaggedEvent, frozen=True, tag="REASONING_MESSAGE_START", kw_only=True):
     """A visible reasoning message began."""
 
-    message_id: str
+    message_id: str | UnsetType = UNSET
     role: Literal["reasoning"] = "reasoning"
 
 
@@ -386,14 +386,14 @@ class ReasoningMessageContent(
 ):
     """A piece of a reasoning message."""
 
-    message_id: str
-    delta: str
+    message_id: str | UnsetType = UNSET
+    delta: str | UnsetType = UNSET
 
 
 class ReasoningMessageEnd(_TaggedEvent, frozen=True, tag="REASONING_MESSAGE_END", kw_only=True):
     """A reasoning message ended."""
 
-    message_id: str
+    message_id: str | UnsetType = UNSET
 
 
 class ReasoningMessageChunk(_TaggedEvent, frozen=True, tag="REASONING_MESSAGE_CHUNK", kw_only=True):
@@ -406,7 +406,7 @@ class ReasoningMessageChunk(_TaggedEvent, frozen=True, tag="REASONING_MESSAGE_CH
 class ReasoningEnd(_TaggedEvent, frozen=True, tag="REASONING_END", kw_only=True):
     """The model finished reasoning."""
 
-    message_id: str
+    message_id: str | UnsetType = UNSET
 
 
 class ReasoningEncryptedValue(
@@ -422,8 +422,8 @@ class ReasoningEncryptedValue(
 class SubagentStarted(_TaggedEvent, frozen=True, tag="SUBAGENT_STARTED", kw_only=True):
     """A sub-agent run began; ``subagent_run_id`` is required here."""
 
-    subagent_run_id: str
-    name: str
+    subagent_run_id: str | UnsetType | None = UNSET
+    name: str | UnsetType = UNSET
     description: str | UnsetType | None = UNSET
     parent_subagent_run_id: str | UnsetType | None = UNSET
     parent_tool_call_id: str | UnsetType | None = UNSET
@@ -433,7 +433,7 @@ class SubagentStarted(_TaggedEvent, frozen=True, tag="SUBAGENT_STARTED", kw_only
 class SubagentFinished(_TaggedEvent, frozen=True, tag="SUBAGENT_FINISHED", kw_only=True):
     """A sub-agent run ended; ``outcome`` stays a plain object (success, suspended...)."""
 
-    subagent_run_id: str
+    subagent_run_id: str | UnsetType | None = UNSET
     result: Any | UnsetType = UNSET
     outcome: dict[str, Any] | UnsetType | None = UNSET
 
@@ -441,8 +441,8 @@ class SubagentFinished(_TaggedEvent, frozen=True, tag="SUBAGENT_FINISHED", kw_on
 class SubagentError(_TaggedEvent, frozen=True, tag="SUBAGENT_ERROR", kw_only=True):
     """A sub-agent run failed."""
 
-    subagent_run_id: str
-    message: str
+    subagent_run_id: str | UnsetType | None = UNSET
+    message: str | UnsetType = UNSET
     code: str | UnsetType | None = UNSET
 
 
