@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from msgspec import UNSET
+from msgspec import UNSET, UnsetType
 
 from a2ui_stream._request.request import _structs
 from a2ui_stream._wire import events as ev
@@ -217,13 +217,20 @@ class ThreadHistory:
 
     # --- one function per event type ------------------------------------------------
 
+    # Events kept without a field AG-UI requires (as upstream's client keeps them): one
+    # with no id to file under changes nothing here; a missing name, content or
+    # message list reads as upstream's client reads it.
+
     def _text_start(self, event: ev.TextMessageStart) -> None:
+        if not isinstance(event.message_id, str):
+            return
         role = event.role if isinstance(event.role, str) else "assistant"
         # Restarted: its text begins again; tool calls already filed under it stay.
         self._draft(event.message_id, role).pieces = []
 
     def _text_content(self, event: ev.TextMessageContent) -> None:
-        self._draft(event.message_id, "assistant").text(event.delta)
+        if isinstance(event.message_id, str):
+            self._draft(event.message_id, "assistant").text(event.delta)
 
     def _text_chunk(self, event: ev.TextMessageChunk) -> None:
         message_id = event.message_id if isinstance(event.message_id, str) else self._chunk_text
@@ -237,7 +244,8 @@ class ThreadHistory:
             self._draft(message_id, "assistant").text(event.delta)
 
     def _call_start(self, event: ev.ToolCallStart) -> None:
-        call = _Call(event.tool_call_id, event.tool_call_name)
+        name = event.tool_call_name if isinstance(event.tool_call_name, str) else "tool"
+        call = _Call(event.tool_call_id, name)
         found = self._call(call.id)
         if found is not None:  # restarted: its arguments begin again, where it stands
             owner, old = found
@@ -250,7 +258,7 @@ class ThreadHistory:
 
     def _call_args(self, event: ev.ToolCallArgs) -> None:
         found = self._call(event.tool_call_id)
-        if found is not None:
+        if found is not None and isinstance(event.delta, str):
             found[1].pieces.append(event.delta)
 
     def _call_chunk(self, event: ev.ToolCallChunk) -> None:
@@ -270,13 +278,16 @@ class ThreadHistory:
             self._call_args(ev.ToolCallArgs(tool_call_id=call_id, delta=event.delta))
 
     def _call_result(self, event: ev.ToolCallResult) -> None:
+        message_id = event.message_id
         result = ev.ToolMessage(
-            id=event.message_id, content=event.content, tool_call_id=event.tool_call_id
+            id=message_id if isinstance(message_id, str) else event.tool_call_id,
+            content="" if isinstance(event.content, UnsetType) else event.content,
+            tool_call_id=event.tool_call_id,
         )
         self._put(result)
 
     def _snapshot(self, event: ev.MessagesSnapshot) -> None:
-        self._replace(event.messages)
+        self._replace([] if isinstance(event.messages, UnsetType) else event.messages)
 
     #: What each event does to the history; an event type not listed carries no message.
     _HANDLERS: ClassVar[Mapping[type[ev.Event], Callable[[ThreadHistory, Any], None]]] = {
