@@ -132,6 +132,7 @@ _RESENDING = frozenset(
         "big-surface",
         "data-churn-cumulative",
         "data-churn-delta",
+        "data-churn-all",
         "many-surfaces",
     }
 )

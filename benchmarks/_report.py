@@ -1,7 +1,7 @@
 """Turns measurements into ``RESULTS.md`` and the log-scale chart.
 
 Owns the derived figures (MB/s, events/s, microseconds per snapshot, ratios, the
-targets of issue 7, stage shares of a profile) and their presentation. Reads
+targets of issues 7 and 16, stage shares of a profile) and their presentation. Reads
 :class:`Row` and ``_profile.Profile`` values only: it runs nothing and measures
 nothing. matplotlib is imported only when a chart is asked for, with the Agg backend.
 """
@@ -25,9 +25,18 @@ __all__ = ["Environment", "Row", "chart", "markdown", "profile_section"]
 _MB = 1_000_000
 #: The system every ratio is taken from, and the systems it is compared with.
 _OURS = "ours"
-_PEERS = ("limit", "ag-ui", "a2ui-core")
+_PEERS = ("limit", "ag-ui", "a2ui-core", "assistant-ui")
 #: One color per system in every panel.
-_COLORS = {"ours": "C0", "ours-patch": "C9", "limit": "C2", "ag-ui": "C3", "a2ui-core": "C4"}
+_COLORS = {
+    "ours": "C0",
+    "ours-patch": "C9",
+    "limit": "C2",
+    "ag-ui": "C3",
+    "a2ui-core": "C4",
+    "assistant-ui": "C1",
+}
+#: The TypeScript client the targets of issue 16 compare with.
+_CLIENT = "assistant-ui"
 
 
 @dataclass(frozen=True)
@@ -296,6 +305,46 @@ def _targets(rows: list[Row]) -> list[str]:
     lines.append(
         f"| peak RSS on 1 GB < 200 MiB, flat in input size | {text} | {_verdict(value, ok)} |"
     )
+    return [*lines, "", *_client_targets(rows, text, value, ok)]
+
+
+#: Issue 16: ours ÷ the TypeScript client by MB/s on the same bytes, at least this much.
+_CLIENT_RATIOS = (
+    ("chat-mixed", "chat-mixed", 2.0),
+    ("all-values churn", "data-churn-all", 3.0),
+    ("big-surface", "big-surface", 1.0),
+    ("one-value cumulative churn", "data-churn-cumulative", 5.0),
+    ("many-surfaces", "many-surfaces", 1.0),
+)
+#: Issue 16: µs per one-value ACTIVITY_DELTA on the 150-component surface, at most.
+_DELTA_US = 10.0
+
+
+def _client_targets(rows: list[Row], memory_text: str, memory: float, flat: bool) -> list[str]:
+    throughput = _by(rows, "throughput")
+    lines = [
+        "## Targets (issue 16: against the TypeScript client)",
+        "",
+        "Ratios are ours ÷ `assistant-ui` by MB/s in this run; above 1 means ours is faster.",
+        "",
+        "| target | measured | verdict |",
+        "|---|---|---|",
+    ]
+    for label, workload, floor in _CLIENT_RATIOS:
+        systems = throughput.get(workload, {})
+        value = _ratio(systems.get(_OURS), systems.get(_CLIENT))
+        lines.append(
+            f"| {label} ({workload}) ≥ {floor:g}x the client | {_fmt(value, 2)}x "
+            f"| {_verdict(value, value >= floor)} |".replace("| -x |", "| - |")
+        )
+    delta = throughput.get("data-churn-delta", {}).get(_OURS)
+    value = delta.us_per_snapshot if delta is not None else math.nan
+    lines.append(
+        f"| one-value ACTIVITY_DELTA on the 150-component surface ≤ {_DELTA_US:g} µs, end to end "
+        f"(data-churn-delta, µs/snapshot) | {_fmt(value)} µs "
+        f"| {_verdict(value, value <= _DELTA_US)} |".replace("| - µs |", "| - |")
+    )
+    lines.append(f"| memory still flat at 1 GB | {memory_text} | {_verdict(memory, flat)} |")
     return [*lines, ""]
 
 
@@ -322,6 +371,17 @@ _METHOD_NOTES = (
         " are deleted and the snapshot's operations applied, since snapshots are cumulative. "
         "Deltas are applied to the stored content (RFC 6902) and rebuilt the same way. An "
         "exception on one snapshot is counted as failed and the run goes on."
+    ),
+    (
+        "`assistant-ui`: the published TypeScript client (`@assistant-ui/react-ag-ui@0.0.57` "
+        "with `@assistant-ui/react-generative-ui@0.0.16`, npm, in `.cache/peers/`) in Node, "
+        "driven by `benchmarks/node/assistant_ui.mjs`: every line `JSON.parse`d; each "
+        "`a2ui-surface` snapshot rebuilds its messageId's bucket from scratch with "
+        "`applyA2uiOperations` and converts its surfaces with `convertSurfaceToUISpec`, as "
+        "the client's aggregator does; deltas are applied to the stored content and rebuilt"
+        " the same way. It converts only the snapshot's own bucket and does not serialise "
+        "the specs (ours does not serialise either). The script times itself, so Node's "
+        "start-up is excluded, as the interpreter's is for the others."
     ),
     (
         "Peak RSS is the child's `VmHWM` (its own high-water mark): `ru_maxrss` would inherit"
@@ -586,5 +646,5 @@ def _draw_scaling(axes: Any, table: dict[str, dict[str, Row]], colors: dict[str,
 
 
 def _system_order(system: str) -> tuple[int, str]:
-    order = ("ours", "ours-patch", "limit", "ag-ui", "a2ui-core")
+    order = ("ours", "ours-patch", "limit", "ag-ui", "a2ui-core", "assistant-ui")
     return (order.index(system) if system in order else len(order), system)

@@ -13,6 +13,12 @@ Owns one runner per system, all fed the same bytes in the same 64 KiB chunks:
   made last time are deleted and the snapshot's operations applied anew. Activity
   deltas are applied to the stored content with a small RFC 6902 patcher, then the
   content is rebuilt the same way.
+- ``assistant-ui``: the published TypeScript client (:data:`ASSISTANT_UI_PACKAGES`,
+  installed with npm into ``.cache/peers/`` by the installer the tests use), driven by
+  our script ``benchmarks/node/assistant_ui.mjs`` in a Node child of this process: it
+  parses every line, rebuilds each snapshot's bucket with ``applyA2uiOperations`` and
+  converts its surfaces with ``convertSurfaceToUISpec``, timing itself. Where ``node``
+  or ``npm`` is missing the system reports ``available: false`` with the reason.
 
 Run as ``python benchmarks/peers.py SYSTEM PATH`` (PATH ``-`` reads stdin); the last
 stdout line is a JSON :class:`Result` with wall time and peak RSS
@@ -29,6 +35,7 @@ import abc
 import argparse
 import importlib
 import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,13 +43,38 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
+# The peer installer lives beside the tests, which install the same peers the same way.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from peer_cache import PeerInstallError, PeerUnavailableError, install_node, place_script
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["CHUNK_BYTES", "RUNNERS", "Result", "Runner", "Unavailable", "main", "measure"]
+__all__ = [
+    "ASSISTANT_UI_PACKAGES",
+    "CHUNK_BYTES",
+    "NODE_SYSTEMS",
+    "RUNNERS",
+    "Result",
+    "Runner",
+    "Unavailable",
+    "install_assistant_ui",
+    "main",
+    "measure",
+    "measure_node",
+]
 
 #: Bytes per ``read``/``feed``: a socket-sized read, the same for every system.
 CHUNK_BYTES = 64 * 1024
+#: The published TypeScript client (issue 16): the AG-UI adapter and the generative UI
+#: package whose ``/a2ui`` subpath holds ``applyA2uiOperations`` and
+#: ``convertSurfaceToUISpec``. 0.0.58 does not install (reference converter §3).
+ASSISTANT_UI_PACKAGES = (
+    "@assistant-ui/react-ag-ui@0.0.57",
+    "@assistant-ui/react-generative-ui@0.0.16",
+)
+#: Systems that run in Node, each with the script of ours that drives it.
+NODE_SYSTEMS = {"assistant-ui": Path(__file__).resolve().parent / "node" / "assistant_ui.mjs"}
 #: Characters of a failure message kept in the result.
 _MESSAGE_CHARS = 300
 
@@ -436,6 +468,48 @@ def measure(system: str, source: IO[bytes], *, setup_bytes: int = 0, budget: flo
     return result
 
 
+def install_assistant_ui() -> Path:
+    """Install the published TypeScript client into the peer cache once; return its folder.
+
+    Raises:
+        Unavailable: ``node`` or ``npm`` is not on ``PATH``, or npm failed.
+    """
+    try:
+        return install_node("assistant-ui", ASSISTANT_UI_PACKAGES)
+    except (PeerUnavailableError, PeerInstallError) as exc:
+        raise Unavailable(str(exc)) from exc
+
+
+def measure_node(system: str, path: str, *, setup_bytes: int = 0, budget: float = 0.0) -> Result:
+    """Run a Node system's script on one input; it times itself and reports a Result.
+
+    Args:
+        system: a name from :data:`NODE_SYSTEMS`.
+        path: the JSONL input, or ``-`` for this process's stdin.
+        setup_bytes: bytes fed before the steady-state clock starts.
+        budget: stop after this many seconds (0: no limit).
+
+    Returns:
+        The script's measurements; unavailable or crashed results say why.
+    """
+    try:
+        folder = install_assistant_ui()
+    except Unavailable as exc:
+        return Result(system=system, available=False, ok=False, error=str(exc))
+    script = place_script(folder, NODE_SYSTEMS[system])
+    source = str(Path(path).resolve()) if path != "-" else "-"
+    command = ["node", script, source, "--setup-bytes", str(setup_bytes), "--budget", str(budget)]
+    stdin = sys.stdin if path == "-" else subprocess.DEVNULL
+    done = subprocess.run(
+        command, cwd=folder, capture_output=True, text=True, check=False, stdin=stdin
+    )
+    lines = done.stdout.strip().splitlines()
+    if done.returncode or not lines:
+        tail = done.stderr.strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
+        return Result(system=system, ok=False, error=tail[0][:_MESSAGE_CHARS])
+    return msgspec.json.decode(lines[-1], type=Result)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Child entry point: measure one system on one input and print the result.
 
@@ -447,12 +521,16 @@ def main(argv: list[str] | None = None) -> int:
         result says so).
     """
     parser = argparse.ArgumentParser(description="Measure one system on one JSONL input.")
-    parser.add_argument("system", choices=sorted(RUNNERS))
+    parser.add_argument("system", choices=sorted([*RUNNERS, *NODE_SYSTEMS]))
     parser.add_argument("path", help='the JSONL input, or "-" for stdin')
     parser.add_argument("--setup-bytes", type=int, default=0)
     parser.add_argument("--budget", type=float, default=0.0, help="seconds before stopping")
     args = parser.parse_args(argv)
-    if args.path == "-":
+    if args.system in NODE_SYSTEMS:
+        result = measure_node(
+            args.system, args.path, setup_bytes=args.setup_bytes, budget=args.budget
+        )
+    elif args.path == "-":
         result = measure(
             args.system, sys.stdin.buffer, setup_bytes=args.setup_bytes, budget=args.budget
         )

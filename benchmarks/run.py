@@ -45,16 +45,18 @@ import msgspec
 import workloads
 from _profile import Profile
 from _report import Environment, Row, chart, markdown
-from peers import Result
+from peers import ASSISTANT_UI_PACKAGES, NODE_SYSTEMS, Result, Unavailable, install_assistant_ui
 
 __all__ = ["main"]
 
 HERE = Path(__file__).resolve().parent
 PEERS = HERE / "peers.py"
 PROFILER = HERE / "_profile.py"
-SYSTEMS = ("ours", "limit", "ag-ui", "a2ui-core")
+SYSTEMS = ("ours", "limit", "ag-ui", "a2ui-core", "assistant-ui")
 #: Import names that tell whether an optional system is installed.
 _PROBES = {"ag-ui": "ag_ui.core", "a2ui-core": "a2ui.core"}
+#: The optional peers: quick runs start them only on :data:`_QUICK_PEER_WORKLOADS`.
+_OPTIONAL = frozenset({*_PROBES, *NODE_SYSTEMS})
 _PACKAGES = (
     "a2ui-stream",
     "msgspec",
@@ -102,7 +104,20 @@ class _Saved(msgspec.Struct):
     profiles: list[Profile] = msgspec.field(default_factory=list)
 
 
+#: Why each Node system could not be installed, once asked.
+_NODE_PROBLEMS: dict[str, str] = {}
+
+
 def _installed(system: str) -> bool:
+    if system in NODE_SYSTEMS:
+        # npm installs into .cache/peers once (a lock makes parallel runs wait, not race).
+        if system not in _NODE_PROBLEMS:
+            try:
+                install_assistant_ui()
+                _NODE_PROBLEMS[system] = ""
+            except Unavailable as exc:
+                _NODE_PROBLEMS[system] = str(exc)
+        return not _NODE_PROBLEMS[system]
     probe = _PROBES.get(system)
     if probe is None:
         return True
@@ -158,7 +173,9 @@ def _measure(
 
     def one(system: str) -> Row:
         if not _installed(system):
-            error = f"{system} not installed (pip install -e '.[bench]')"
+            error = (
+                _NODE_PROBLEMS.get(system) or f"{system} not installed (pip install -e '.[bench]')"
+            )
             result = Result(system=system, available=False, ok=False, error=error)
         else:
             # Best of ``repeat``: noise from a shared machine only ever slows a run down.
@@ -199,7 +216,7 @@ def _throughput(args: argparse.Namespace, systems: list[str]) -> list[Row]:
         meta = _cached(path, workload, mb=args.mb, seed=args.seed)
         chosen = [*systems, "ours-patch"] if workload.endswith("-delta") else systems
         if args.quick and workload not in _QUICK_PEER_WORKLOADS:
-            chosen = [s for s in chosen if s not in _PROBES]
+            chosen = [s for s in chosen if s not in _OPTIONAL]
         rows += _measure(
             "throughput",
             workload,
@@ -218,7 +235,7 @@ def _scaling(args: argparse.Namespace, systems: list[str]) -> list[Row]:
     counts = _QUICK_SCALING_EVENTS if args.quick else _SCALING_EVENTS
     if args.quick:
         # The peers' runners were exercised above; here only the code paths matter.
-        systems = [s for s in systems if s not in _PROBES]
+        systems = [s for s in systems if s not in _OPTIONAL]
     rows = []
     for workload, per_factor in counts.items():
         chosen = [*systems, "ours-patch"] if workload in _PATCHED else systems
@@ -323,6 +340,24 @@ def _version(name: str) -> str:
         return "not installed"
 
 
+def _node_versions() -> dict[str, str]:
+    """Node's version and the pinned npm packages, when the Node peer is installed."""
+    if any(_NODE_PROBLEMS.values()) or not _NODE_PROBLEMS:
+        return {}
+    try:
+        node = subprocess.run(
+            ["node", "--version"],  # noqa: S607 - node from PATH, read-only
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return {}
+    return {"node": node.removeprefix("v")} | {
+        spec.rsplit("@", 1)[0]: spec.rsplit("@", 1)[1] for spec in ASSISTANT_UI_PACKAGES
+    }
+
+
 def _commit() -> str:
     try:
         head = subprocess.run(
@@ -350,7 +385,7 @@ def _environment(argv: list[str], notes: list[str]) -> Environment:
         command=shlex.join([".venv/bin/python", "benchmarks/run.py", *argv]),
         machine=f"{platform.platform()}, {platform.machine()}, {_cpu_model()}, {cpus} CPUs",
         python=f"{platform.python_implementation()} {platform.python_version()}",
-        packages={name: _version(name) for name in _PACKAGES},
+        packages={name: _version(name) for name in _PACKAGES} | _node_versions(),
         commit=_commit(),
         notes=notes,
     )

@@ -10,7 +10,7 @@ lifecycle snapshot, progress snapshots, a paint with ``createSurface`` and
 data, all under messageId ``a2ui-surface-<toolCallId>`` with ``replace: true``.
 
 Workloads: ``chat-mixed``, ``big-surface``, ``data-churn-cumulative``,
-``data-churn-delta``, ``many-surfaces``, ``adversarial``, and the fixed-count
+``data-churn-delta``, ``data-churn-all``, ``many-surfaces``, ``adversarial``, and the fixed-count
 ``scaling-cumulative`` / ``scaling-delta`` (``--factor`` 1, 10, 100; ``--events``), and
 ``scaling-append`` / ``scaling-messages`` (``--events`` components appended by deltas,
 or messageIds in one run; the run mode passes 10x and 100x more at the larger factors).
@@ -421,6 +421,49 @@ def _data_churn_cumulative(
     _run(rng, w, ids, body)
 
 
+def _changed(rng: random.Random, value: Any) -> Any:
+    """A new value of the same kind, never equal to ``value``: every scalar is replaced."""
+    if isinstance(value, dict):
+        return {key: _changed(rng, inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_changed(rng, inner) for inner in value]
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + rng.randint(1, 9)
+    if isinstance(value, float):
+        return round(value + rng.uniform(0.01, 5), 2)
+    if isinstance(value, str):
+        if value.startswith("https://"):
+            return f"{value.rsplit('/', 1)[0]}/{rng.randrange(10**6)}-{len(value) % 7}.png"
+        words = max(len(value.split()), 1)
+        fresh = _shapes.sentence(rng, words, words)
+        return fresh if fresh != value else fresh + " " + rng.choice(_shapes.WORDS)
+    return value
+
+
+def _data_churn_all(rng: random.Random, w: _Writer, ids: _Ids, _case: int, target: int) -> None:
+    """A live dashboard: one surface re-sent with every data value changed each time."""
+
+    def body(parent: str, renders: list[str]) -> None:
+        call_id, surface_id = ids("tc"), ids("s")
+        surface = _shapes.SurfaceBuilder(rng, 48, items=8).build()
+        _render_call(rng, w, call_id, surface_id, surface, parent=parent, chunk=(200, 800))
+        renders.append(call_id)
+        message_id = f"a2ui-surface-{call_id}"
+        create = msgspec.Raw(_enc(create_surface(surface_id)))
+        components = msgspec.Raw(_enc(update_components(surface_id, surface.components)))
+        data = surface.data
+        for count in range(300):
+            if count >= _MIN_PER_RUN and w.bytes >= target:
+                break  # a run ends early only once the size is reached
+            data = _changed(rng, data)
+            write = update_data_model(surface_id, data)
+            w.emit(_snapshot(message_id, _ops(create, components, write)))
+
+    _run(rng, w, ids, body)
+
+
 def _delta(message_id: str, pointer: str, value: Any) -> dict[str, Any]:
     path = f"/a2ui_operations/2/updateDataModel/value{pointer}"
     return {
@@ -692,6 +735,7 @@ SIZED_WORKLOADS: dict[str, Callable[[random.Random, _Writer, _Ids, int, int], No
     "big-surface": _big_surface,
     "data-churn-cumulative": _data_churn_cumulative,
     "data-churn-delta": _data_churn_delta,
+    "data-churn-all": _data_churn_all,
     "many-surfaces": _many_surfaces,
     "adversarial": _adversarial,
 }

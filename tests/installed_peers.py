@@ -1,67 +1,34 @@
 """Test helper: real peers (pinned npm and PyPI packages) installed once per machine.
 
-Peers live under ``.cache/peers/`` in the checkout (gitignored), one folder per peer,
-installed on first use under a file lock so parallel test workers install once. A
-folder records what it was installed from; a change of pins reinstalls it. Nothing of
-a peer's code is committed: Node packages are driven by small scripts of ours in
+The installing lives in :mod:`peer_cache`, which the benchmarks share; here its two
+errors become pytest outcomes. Only a missing tool skips (``node``/``npm`` not on
+``PATH``); an install that fails where the tools exist fails the test, so CI cannot
+pass without running the peers. Node packages are driven by small scripts of ours in
 ``tests/node/``, copied beside the installed packages so Node resolves their imports.
-
-Only a missing tool skips (``node``/``npm`` not on ``PATH``); an install that fails
-where the tools exist fails the test, so CI cannot pass without running the peers.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import json
-import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from peer_cache import (
+    CACHE,
+    PeerInstallError,
+    PeerUnavailableError,
+    install_node,
+    install_python,
+    place_script,
+)
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Sequence
 
 __all__ = ["CACHE", "NODE_SCRIPTS", "node_peer", "python_peer", "run_node"]
 
-ROOT = Path(__file__).resolve().parents[1]
-CACHE = ROOT / ".cache" / "peers"
 NODE_SCRIPTS = Path(__file__).resolve().parent / "node"
-#: Seconds an install may take before the test fails (npm on a cold cache, pip wheels).
-INSTALL_TIMEOUT = 600
-_MARKER = "installed-from.json"
-
-
-@contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """Hold the folder's install lock for the ``with`` block."""
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with (folder.parent / f".{folder.name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
-def _installed(folder: Path, pins: dict[str, object]) -> bool:
-    marker = folder / _MARKER
-    return marker.is_file() and json.loads(marker.read_text()) == pins
-
-
-def _install(folder: Path, pins: dict[str, object], steps: Sequence[Sequence[str]]) -> None:
-    """Run the install steps into a fresh folder, then record the pins."""
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    for step in steps:
-        done = subprocess.run(  # noqa: S603 - our own install commands
-            step, cwd=folder, capture_output=True, text=True, timeout=INSTALL_TIMEOUT, check=False
-        )
-        if done.returncode:
-            pytest.fail(f"installing peer {folder.name} failed: {' '.join(step)}\n{done.stderr}")
-    (folder / _MARKER).write_text(json.dumps(pins))
 
 
 def node_peer(name: str, packages: Sequence[str]) -> Path:
@@ -74,23 +41,16 @@ def node_peer(name: str, packages: Sequence[str]) -> Path:
     Returns:
         The folder holding ``node_modules``; run scripts there with :func:`run_node`.
     """
-    for tool in ("node", "npm"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not on PATH: peer {name} ({', '.join(packages)}) cannot run")
-    folder = CACHE / name
-    pins: dict[str, object] = {"npm": sorted(packages)}
-    with _locked(folder):
-        if not _installed(folder, pins):
-            npm = ["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"]
-            _install(folder, pins, [["npm", "init", "-y"], [*npm, *packages]])
-    return folder
+    try:
+        return install_node(name, packages)
+    except PeerUnavailableError as missing:
+        pytest.skip(str(missing))
+    except PeerInstallError as failed:
+        pytest.fail(str(failed))
 
 
 def python_peer(name: str, requirements: Sequence[str]) -> Path:
     """Install PyPI packages into their own venv under ``.cache/peers/<name>`` once.
-
-    A venv of its own keeps a peer's dependencies (an agent framework, say) out of the
-    test environment; the peer runs as a subprocess of that interpreter.
 
     Args:
         name: the peer folder's name.
@@ -99,21 +59,10 @@ def python_peer(name: str, requirements: Sequence[str]) -> Path:
     Returns:
         The venv's Python executable.
     """
-    folder = CACHE / name
-    pins: dict[str, object] = {"pip": sorted(requirements), "python": sys.version_info[:2]}
-    pins = json.loads(json.dumps(pins))  # tuples as lists, as the marker reads back
-    with _locked(folder):
-        if not _installed(folder, pins):
-            python = str(folder / "venv" / "bin" / "python")
-            _install(
-                folder,
-                pins,
-                [
-                    [sys.executable, "-m", "venv", "venv"],
-                    [python, "-m", "pip", "install", "-q", *requirements],
-                ],
-            )
-    return folder / "venv" / "bin" / "python"
+    try:
+        return install_python(name, requirements)
+    except PeerInstallError as failed:
+        pytest.fail(str(failed))
 
 
 def run_node(
@@ -131,14 +80,9 @@ def run_node(
     Returns:
         The script's stdout. A non-zero exit fails the test with its stderr.
     """
-    source = NODE_SCRIPTS / script
-    target = folder / script
-    if not target.exists() or target.read_bytes() != source.read_bytes():
-        tmp = target.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(source.read_bytes())
-        tmp.replace(target)  # atomic: a parallel worker never runs half a script
+    name = place_script(folder, NODE_SCRIPTS / script)
     done = subprocess.run(  # noqa: S603 - one of our scripts
-        ["node", script, *args],  # noqa: S607 - node as the user has it on PATH
+        ["node", name, *args],  # noqa: S607 - node as the user has it on PATH
         cwd=folder,
         input=data,
         capture_output=True,

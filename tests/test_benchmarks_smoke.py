@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +24,7 @@ SIZED = (
     "big-surface",
     "data-churn-cumulative",
     "data-churn-delta",
+    "data-churn-all",
     "many-surfaces",
     "adversarial",
 )
@@ -41,6 +44,7 @@ PROFILED_EVERYWHERE = {
 PROFILED_BY_WORKLOAD = {
     "chat-mixed": {"data sharing", "change detection"},
     "data-churn-cumulative": {"data sharing", "change detection"},
+    "data-churn-all": {"data sharing", "change detection"},
     "data-churn-delta": {"content patch (deltas)", "change detection", "part diffing"},
     "many-surfaces": {"change detection"},
 }
@@ -193,6 +197,39 @@ class TestWorkloads:
             assert op["op"] == "replace"
             assert op["path"].startswith("/a2ui_operations/2/updateDataModel/value/")
 
+    def test_all_values_churn_changes_every_value(self, streams: dict[str, bytes]) -> None:
+        """Each re-sent dashboard snapshot changes every scalar of its data model."""
+
+        def leaves(value: Any, path: str = "") -> dict[str, Any]:
+            if isinstance(value, dict):
+                return {
+                    k: v
+                    for key, inner in value.items()
+                    for k, v in leaves(inner, f"{path}/{key}").items()
+                }
+            if isinstance(value, list):
+                return {
+                    k: v
+                    for i, inner in enumerate(value)
+                    for k, v in leaves(inner, f"{path}/{i}").items()
+                }
+            return {path: value}
+
+        models: dict[str, list[Any]] = {}
+        for line in lines(streams["data-churn-all"]):
+            event = DECODE(line)
+            for op in operations(event) or []:
+                value = op.get("updateDataModel", {}).get("value")
+                if isinstance(value, dict) and "title" in value:  # past the streamed paint
+                    models.setdefault(event["messageId"], []).append(value)
+        assert models
+        for finals in models.values():
+            assert len(finals) >= 3
+            for before, after in itertools.pairwise(finals):
+                old, new = leaves(before), leaves(after)
+                assert old.keys() == new.keys()
+                assert all(old[key] != new[key] for key in old), "a value did not change"
+
     def test_same_seed_gives_same_bytes(self, tmp_path: Path, streams: dict[str, bytes]) -> None:
         """A workload regenerated with its seed is byte-identical; another seed differs."""
         assert generate(tmp_path, "chat-mixed", "--mb", "0.05") == streams["chat-mixed"]
@@ -235,6 +272,9 @@ class TestQuickRun:
         for heading in headings:
             assert heading in report
         assert "| chat-mixed | 0.1 | limit |" in report
+        assert "## Targets (issue 16" in report
+        if shutil.which("node") and shutil.which("npm"):  # the TypeScript client ran too
+            assert "| chat-mixed | 0.1 | assistant-ui |" in report
         saved = DECODE((tmp_path / "out" / "results.json").read_bytes())
         profiles = {p["workload"]: p for p in saved["profiles"]}
         assert set(profiles) == set(SIZED)
