@@ -169,25 +169,27 @@ def _measure(
     jobs: int,
     repeat: int = 1,
 ) -> list[Row]:
-    """Measure each system on one input, best of ``repeat``; ``jobs`` > 1 runs them side by side."""
+    """Measure each system on one input, best of ``repeat``; ``jobs`` > 1 runs them side by side.
 
-    def one(system: str) -> Row:
+    Repeats are interleaved: each round runs every system once, so a burst of load from
+    another process on a shared machine slows the systems of one round alike instead of
+    every run of one system. The fastest run of each system is kept: noise only ever
+    slows a run down.
+    """
+
+    def one(system: str) -> Result:
         if not _installed(system):
-            error = (
-                _NODE_PROBLEMS.get(system) or f"{system} not installed (pip install -e '.[bench]')"
-            )
-            result = Result(system=system, available=False, ok=False, error=error)
-        else:
-            # Best of ``repeat``: noise from a shared machine only ever slows a run down.
-            results = [
-                _child(system, path, setup_bytes=meta.setup_bytes, budget=budget)
-                for _ in range(repeat)
-            ]
-            result = min(results, key=lambda r: (not r.ok, r.seconds))
-        return Row(mode, workload, result, meta)
+            hint = f"{system} not installed (pip install -e '.[bench]')"
+            error = _NODE_PROBLEMS.get(system) or hint
+            return Result(system=system, available=False, ok=False, error=error)
+        return _child(system, path, setup_bytes=meta.setup_bytes, budget=budget)
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        rows = list(pool.map(one, systems))
+        rounds = [list(pool.map(one, systems)) for _ in range(repeat)]
+    rows = [
+        Row(mode, workload, min(results, key=lambda r: (not r.ok, r.seconds)), meta)
+        for results in zip(*rounds, strict=True)
+    ]
     for row in rows:
         print(f"  {workload:<26} {row.system:<10} {_summary(row)}", flush=True)
     return rows
@@ -321,6 +323,15 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
             text += f"  (partial {found.bytes / found.input_bytes:.0%})" if found.partial else ""
         print(f"  {found.workload:<26} {found.system:<10} {text}", flush=True)
     return profiles
+
+
+def _load(when: str) -> str:
+    """The machine's load averages, for the report: others' work slows every figure."""
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:
+        return f"Load average {when}: unknown"
+    return f"Load average {when}: {one:.2f}, {five:.2f}, {fifteen:.2f} (1, 5, 15 min)"
 
 
 def _cpu_model() -> str:
@@ -472,6 +483,7 @@ def main(argv: list[str] | None = None) -> int:
     skipped = sorted(set(args.systems) - set(systems))
     notes = [f"Skipped (not installed): {', '.join(skipped)}"] if skipped else []
     notes += args.note
+    notes.append(_load("at the start"))
     rows = []
     if "throughput" in args.modes:
         rows += _throughput(args, systems)
@@ -480,6 +492,7 @@ def main(argv: list[str] | None = None) -> int:
     if "memory" in args.modes:
         rows += _memory(args)
     profiles = _profiles(args) if "profile" in args.modes else []
+    notes.append(_load("at the end"))
     env = _environment(argv, notes)
     saved = _Saved(
         environment=env,
