@@ -18,20 +18,27 @@ PACKAGE = Path(a2ui_stream.__file__).parent
 
 #: What each layer may import from the package, besides itself. The order is the
 #: direction: nothing imports a layer listed after it; the request side stands beside
-#: the response layers and needs only the wire.
+#: the response layers and needs only the wire; the view draws element trees (the
+#: converter's output) and needs only the converter's URL policy and tables.
 ALLOWED: dict[str, frozenset[str]] = {
     "_wire": frozenset(),
     "_tree": frozenset({"_wire"}),
     "_state": frozenset({"_wire", "_tree"}),
     "_convert": frozenset({"_wire", "_tree", "_state"}),
     "_engine": frozenset({"_wire", "_tree", "_state", "_convert"}),
+    "_view": frozenset({"_convert"}),
     "_request": frozenset({"_wire"}),
-    "_shell": frozenset({"_wire", "_tree", "_state", "_convert", "_engine", "_request"}),
+    "_shell": frozenset({"_wire", "_tree", "_state", "_convert", "_engine", "_view", "_request"}),
 }
 #: The one top-level module a layer may import: it imports nothing itself.
 FOUNDATION = "errors"
 #: Libraries only the shell may use: effects, event loops and logging configuration.
-SHELL_ONLY = frozenset({"anyio", "structlog", "fcntl", "socket", "asyncio", "httpx"})
+SHELL_ONLY = frozenset(
+    {"anyio", "structlog", "fcntl", "socket", "asyncio", "httpx", "webbrowser", "tempfile"}
+)
+#: Optional libraries and the one layer that may import each (``import a2ui_stream``
+#: must work without them).
+OPTIONAL = {"markdown_it": "_view"}
 
 MODULES = sorted(PACKAGE.rglob("*.py"))
 #: The top-level modules: the package's public faces over the layers. A new one is a new
@@ -86,6 +93,8 @@ def violations(path: Path, package: Path = PACKAGE) -> list[str]:
                 problems.append(f"{where}, but {layer} may import only {sorted(ALLOWED[layer])}")
         elif root in SHELL_ONLY and layer != "_shell":
             problems.append(f"{where}, which only the shell may use")
+        elif root in OPTIONAL and layer != OPTIONAL[root]:
+            problems.append(f"{where}, an optional library only {OPTIONAL[root]} may use")
     return problems
 
 
@@ -121,6 +130,7 @@ class TestLayers:
             "from __future__ import annotations\n"
             "from a2ui_stream._engine.reducer import Reducer\n"
             "import anyio\n"
+            "from markdown_it import MarkdownIt\n"
         )
         assert violations(fake, tmp_path / "a2ui_stream") == [
             (
@@ -128,6 +138,10 @@ class TestLayers:
                 " but _wire may import only []"
             ),
             "a2ui_stream/_wire/bad.py:3: imports anyio, which only the shell may use",
+            (
+                "a2ui_stream/_wire/bad.py:4: imports markdown_it,"
+                " an optional library only _view may use"
+            ),
         ]
 
 
