@@ -8,6 +8,8 @@ table. A failure names the file, the line and the import that runs the wrong way
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -142,6 +144,25 @@ class TestLayers:
                 "a2ui_stream/_wire/bad.py:4: imports markdown_it,"
                 " an optional library only _view may use"
             ),
+        ]
+
+    def test_the_package_loads_no_optional_library(self) -> None:
+        """``import a2ui_stream`` loads no view; the command line loads no HTML renderer."""
+        probe = (
+            "import sys\n"
+            "def loaded(*names): return sorted(m for m in sys.modules if m.startswith(names))\n"
+            "import a2ui_stream\n"
+            "first = loaded('a2ui_stream._view', 'markdown_it')\n"
+            "import a2ui_stream._shell.cli\n"
+            "print(first, loaded('a2ui_stream._view.', 'markdown_it'))\n"
+        )
+        result = subprocess.run(  # noqa: S603 - our interpreter, our probe
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+        )
+        assert result.stdout.split() == [
+            "[]",
+            "['a2ui_stream._view.model',",
+            "'a2ui_stream._view.text']",
         ]
 
 

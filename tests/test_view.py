@@ -14,9 +14,10 @@ from markdown_it import MarkdownIt
 
 from a2ui_stream._convert.vocabulary import ELEMENT_TYPES, ICON_NAMES, validate_element
 from a2ui_stream._view import html as view_html
+from a2ui_stream._view import markdown as view_markdown
 from a2ui_stream._view.css import css_color, css_length
-from a2ui_stream._view.html import markdown_html
 from a2ui_stream._view.icons import ICONS
+from a2ui_stream._view.markdown import markdown_html
 from a2ui_stream._view.model import Card, Note, Page, Section, Step
 from a2ui_stream._view.page import content_security_policy, render_page
 from a2ui_stream._view.text import page_text, tree_lines
@@ -85,7 +86,7 @@ def check_image(markup: str) -> None:
     node = surface(markup).find("img", "image")
     assert node.attrs["alt"] == "A beach"
     assert {"s-lg", "round", "remote"} <= node.classes
-    assert "src" not in node.attrs  # remote images are never fetched
+    assert (node.attrs["src"] or "").startswith("data:image/svg+xml")  # never fetched
     assert "https://img.example/beach.png" in (node.attrs["title"] or "")
 
 
@@ -637,9 +638,8 @@ class TestSafety:
             for name in ("href", "src", "action", "formaction"):
                 assert "javascript" not in (node.attrs.get(name) or "").lower()
         assert "javascript:" not in markup.lower().replace("javascript:alert", "")
-        assert [img.attrs.get("src") for img in tree.find_all("img")] == [None] * len(
-            tree.find_all("img")
-        )
+        for img in tree.find_all("img"):
+            assert (img.attrs.get("src") or "").startswith("data:image/svg+xml;")
 
     def test_hostile_text_is_shown_as_text(self) -> None:
         """What an agent wrote is still readable: escaped, not dropped."""
@@ -678,6 +678,13 @@ class TestSafety:
         assert 'href="relative/path"' in markdown_html("[x](relative/path)")
         assert "&lt;b&gt;" in markdown_html("<b>raw html</b>")
 
+    def test_markdown_headings_sit_under_the_part(self) -> None:
+        """Markdown headings start at h4, below the page's run and part headings."""
+        assert markdown_html("# Title\n\n### Sub").split("\n")[:2] == [
+            '<h4 class="md-h1">Title</h4>',
+            '<h6 class="md-h3">Sub</h6>',
+        ]
+
     @pytest.mark.parametrize(
         ("value", "expected"),
         [("#fff", "#fff"), ("rebeccapurple", "rebeccapurple"), ("red;x:y", None), ("u(", None)],
@@ -697,7 +704,7 @@ class TestSafety:
 
 #: Text the shortcut takes (from its own pattern, and from a narrower ASCII one that
 #: finds more punctuation runs): it must render exactly as markdown-it-py renders it.
-PLAIN = st.from_regex(view_html._PLAIN, fullmatch=True) | st.from_regex(
+PLAIN = st.from_regex(view_markdown._PLAIN, fullmatch=True) | st.from_regex(
     r"[A-Za-z][A-Za-z0-9 ,.;:?!%$/@'-]{0,40}", fullmatch=True
 )
 
@@ -707,15 +714,15 @@ class TestMarkdown:
     @given(PLAIN)
     def test_plain_text_shortcut_matches_the_library(self, value: str) -> None:
         """The plain-prose shortcut gives markdown-it-py's own output."""
-        assume(view_html._PLAIN.match(value) is not None)  # not one ending in a space
+        assume(view_markdown._PLAIN.match(value) is not None)  # not one ending in a space
         library = MarkdownIt("commonmark", {"html": False}).render(value)
         assert markdown_html.__wrapped__(value) == library
 
     def test_the_shortcut_is_taken(self) -> None:
         """Ordinary prose skips the parser (the benchmark depends on it)."""
-        assert view_html._PLAIN.match("Seat 14C confirmed, gate 5.")
-        assert not view_html._PLAIN.match("1. a list")
-        assert not view_html._PLAIN.match("*emphasis*")
+        assert view_markdown._PLAIN.match("Seat 14C confirmed, gate 5.")
+        assert not view_markdown._PLAIN.match("1. a list")
+        assert not view_markdown._PLAIN.match("*emphasis*")
 
 
 class TestPage:

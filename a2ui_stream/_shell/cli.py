@@ -1,4 +1,4 @@
-"""The ``a2ui-stream`` command line: process, replay and inspect AG-UI recordings.
+"""The ``a2ui-stream`` command line: process, replay, inspect and render AG-UI recordings.
 
 Owns argument parsing, output encoding (one JSON line per diff or per run), stderr
 logging through structlog, the progress line, and exit codes (0 success, 1 bad input
@@ -25,7 +25,7 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._engine.reducer import Reducer
-from a2ui_stream._shell import live
+from a2ui_stream._shell import live, render
 from a2ui_stream._shell.filelog import FileLog
 from a2ui_stream._shell.pipeline import iter_file_chunks, replay
 from a2ui_stream._state.stream import PartDiff, RunState, StreamState
@@ -240,6 +240,14 @@ def _parser() -> argparse.ArgumentParser:
     inspect.add_argument(
         "--format", choices=("auto", "jsonl", "sse"), default="auto", help="input framing"
     )
+    inspect.add_argument(
+        "--tree", action="store_true", help="print each final surface as a tree of elements"
+    )
+    render.add_arguments(
+        commands.add_parser(
+            "render", help="draw the final surfaces as one self-contained HTML page"
+        )
+    )
     return parser
 
 
@@ -414,7 +422,9 @@ def _replay(arguments: argparse.Namespace, logger: Any) -> int:
     return EXIT_OK
 
 
-def _inspect(arguments: argparse.Namespace, _logger: Any) -> int:
+def _inspect(arguments: argparse.Namespace, logger: Any) -> int:
+    if arguments.tree:
+        return render.inspect_tree(arguments, logger, _log_diagnostics)
     with ExitStack() as stack:
         source = _open_input(arguments.input, stack)
         summary = _summarise(iter_file_chunks(source), arguments.format)
@@ -501,7 +511,17 @@ def _render_summary(
     return "\n".join(lines) + "\n"
 
 
-_COMMANDS = {"process": _process, "replay": _replay, "inspect": _inspect, "run": live.command}
+def _render(arguments: argparse.Namespace, logger: Any) -> int:
+    return render.command(arguments, logger, _log_diagnostics)
+
+
+_COMMANDS = {
+    "process": _process,
+    "replay": _replay,
+    "inspect": _inspect,
+    "render": _render,
+    "run": live.command,
+}
 
 
 def run() -> None:

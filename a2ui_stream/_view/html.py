@@ -2,46 +2,41 @@
 
 Owns one small function per element type (the table :data:`_HANDLERS`), what each prop
 does (a class of the page's stylesheet, or a rule :class:`~a2ui_stream._view.css.Rules`
-generates), how a Button or ListViewItem shows its ``$action``, the placeholder for an
-unknown ``$type`` or a value that is not an element, and Markdown.
+generates), how a Button or ListViewItem shows its ``$action``, and the placeholder for
+an unknown ``$type`` or a value that is not an element.
 
 Safe by construction, whatever the tree holds:
 
 - every text and attribute value is escaped, attributes always double-quoted;
 - no ``style`` or event-handler attribute is ever written; prop values reach CSS only
   through the grammars of :mod:`a2ui_stream._view.css`;
-- Markdown goes through markdown-it-py (CommonMark, raw HTML off), and every link and
-  image URL through the converter's own check, :func:`~a2ui_stream._convert.elements.url_is_safe`;
+- Markdown goes through :mod:`a2ui_stream._view.markdown` (raw HTML off, the
+  converter's URL policy);
 - images load only from ``data:image/`` URLs; any other image shows its alt text and
   names its URL in a tooltip, so opening a page fetches nothing.
 
-Only this layer imports markdown-it-py (the ``html`` extra). Does no I/O.
+May import: the rest of this layer and the converter's vocabulary. Does no I/O.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from html import escape
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeGuard
 
 import msgspec
-from markdown_it import MarkdownIt
 
-from a2ui_stream._convert.elements import url_is_safe
 from a2ui_stream._convert.vocabulary import ICON_NAMES
 from a2ui_stream._view.chart import chart_html
 from a2ui_stream._view.css import Rules, css_color, css_length, px
 from a2ui_stream._view.icons import ICONS
+from a2ui_stream._view.images import image_tag
+from a2ui_stream._view.markdown import markdown_html
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
 
-    from markdown_it.renderer import RendererHTML
-    from markdown_it.token import Token
-    from markdown_it.utils import EnvType, OptionsDict
-
-__all__ = ["MAX_DEPTH", "ElementRenderer", "markdown_html"]
+__all__ = ["MAX_DEPTH", "ElementRenderer"]
 
 #: Deeper elements are not drawn (the converter stops at 32; this guards other trees).
 MAX_DEPTH: Final = 64
@@ -61,69 +56,6 @@ def _json(value: Any) -> str:
 def _text(value: Any) -> str:
     """A prop shown as text: strings as they are, anything else as JSON."""
     return value if type(value) is str else _json(value)
-
-
-# -- Markdown ---------------------------------------------------------------------------
-
-
-class _Markdown(MarkdownIt):
-    """CommonMark with raw HTML off, whose links obey the converter's URL policy."""
-
-    def validateLink(self, url: str) -> bool:  # noqa: N802 - markdown-it-py's name
-        """Accept exactly the URLs the converter lets reach a browser."""
-        return url_is_safe(url)
-
-
-def _image_rule(
-    _self: RendererHTML, tokens: Sequence[Token], index: int, _options: OptionsDict, _env: EnvType
-) -> str:
-    """A Markdown image: shown only from a ``data:image/`` URL, else as its alt text."""
-    token = tokens[index]
-    alt = escape("".join(child.content for child in token.children or ()))
-    src = str(token.attrGet("src") or "")
-    if src.lower().startswith("data:image/"):
-        return f'<img src="{escape(src)}" alt="{alt}">'
-    return f'<img class="remote" alt="{alt}" title="{escape(_remote(src))}">'
-
-
-def _link_rule(
-    renderer: RendererHTML, tokens: Sequence[Token], index: int, options: OptionsDict, env: EnvType
-) -> str:
-    """A Markdown link: never sends a referrer, never gives the target a window handle."""
-    tokens[index].attrSet("rel", "noopener noreferrer nofollow")
-    return renderer.renderToken(tokens, index, options, env)
-
-
-def _markdown_parser() -> MarkdownIt:
-    parser = _Markdown("commonmark", {"html": False, "xhtmlOut": False})
-    parser.add_render_rule("image", _image_rule)
-    parser.add_render_rule("link_open", _link_rule)
-    return parser
-
-
-_MARKDOWN: Final = _markdown_parser()
-#: Text that renders as one plain paragraph whatever Markdown does: starts with a letter,
-#: holds no Markdown punctuation, nothing to escape, no line break, no trailing space.
-_PLAIN: Final = re.compile(r"[^\W\d_](?:[^\W_]|[ ,.;:?!%$/@'-])*(?<! )\Z")
-
-
-@functools.lru_cache(maxsize=4096)
-def markdown_html(text: str) -> str:
-    """Markdown source as HTML, under the page's rules (raw HTML off, safe URLs only).
-
-    Args:
-        text: the Markdown source.
-
-    Returns:
-        The HTML; plain one-line prose takes a shortcut with the same output.
-    """
-    if _PLAIN.match(text) is not None:
-        return f"<p>{text}</p>\n"
-    return str(_MARKDOWN.render(text))
-
-
-def _remote(url: str) -> str:
-    return f"not loaded: {url}" if url else "no image URL"
 
 
 # -- the renderer -------------------------------------------------------------------------
@@ -164,8 +96,6 @@ _ICON_NAMES: Final = frozenset(ICON_NAMES)
 _VARIANT: Final = re.compile(r"[a-z][a-z0-9-]{0,23}\Z")
 _DATE: Final = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 _DATETIME: Final = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
-#: Pixels of an Image ``size`` keyword.
-_IMAGE_PIXELS: Final = {"sm": 48, "md": 96, "lg": 192}
 
 _Handler: TypeAlias = "Callable[[ElementRenderer, dict[str, Any], int], None]"
 
@@ -338,18 +268,13 @@ def _markdown(r: ElementRenderer, el: dict[str, Any], _depth: int) -> None:
 def _image(r: ElementRenderer, el: dict[str, Any], _depth: int) -> None:
     src, alt, size = el.get("src"), el.get("alt"), el.get("size")
     classes = "image"
-    if type(size) is str and size in _IMAGE_PIXELS:
+    if type(size) is str and size in _SIZES3:
         classes += f" s-{size}"
     elif _is_number(size) and 0 < size <= 4096:
         classes += " " + r.rules.use(f"width:{px(size)}")
     if el.get("round") is True:
         classes += " round"
-    alt_attr = _attr("alt", alt if type(alt) is str else "")
-    if type(src) is str and src.lower().startswith("data:image/") and url_is_safe(src):
-        r.write(f'<img class="{classes}"{_attr("src", src)}{alt_attr}>')
-    else:
-        where = src if type(src) is str else ""
-        r.write(f'<img class="{classes} remote"{alt_attr}{_attr("title", _remote(where))}>')
+    r.write(image_tag(src if type(src) is str else "", alt if type(alt) is str else "", classes))
 
 
 def _divider(r: ElementRenderer, el: dict[str, Any], _depth: int) -> None:

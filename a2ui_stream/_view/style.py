@@ -74,18 +74,15 @@ _ELEMENTS = """\
 .caption{font-size:12px;color:#6b7280}
 .markdown>:first-child{margin-top:0}.markdown>:last-child{margin-bottom:0}
 .markdown p{margin:.4em 0}
-.markdown h1{font-size:22px}.markdown h2{font-size:19px}.markdown h3{font-size:17px}
-.markdown h4,.markdown h5,.markdown h6{font-size:15px}
+.markdown h4,.markdown h5,.markdown h6{font-size:15px;margin:.5em 0 .3em}
+.md-h1{font-size:22px}.md-h2{font-size:19px}.md-h3{font-size:17px}
 .markdown code{background:#f3f4f6;padding:0 3px;border-radius:4px;font-size:90%}
 .markdown pre{background:#f3f4f6}
 .markdown img{max-width:100%}
 .image{display:block;max-width:100%;height:auto;border-radius:6px}
 .image.s-sm{width:48px}.image.s-md{width:96px}.image.s-lg{width:192px}
 .image.round{border-radius:50%}
-img.remote{display:inline-block;min-width:96px;min-height:64px;background:#eef0f3;
-border:1px dashed #c4c9d1;color:#4b5563;font-size:12px;overflow:hidden}
-img.remote.s-sm{min-width:48px;height:48px;min-height:0}
-img.remote.s-md{height:96px}img.remote.s-lg{height:192px}
+img.remote{border:1px dashed #c4c9d1}
 .divider{border:0;border-top:1px solid #e5e7eb;margin:4px 0;width:100%}
 .divider.flush{margin:0}
 .fact{display:flex;justify-content:space-between;gap:12px;margin:0}

@@ -32,6 +32,7 @@ from a2ui_stream._wire.numbers import js_number
 from a2ui_stream._wire.problems import no_surface, problem
 
 __all__ = [
+    "OPERATION_KEYS",
     "AgentFunctionResponseWire",
     "BeginRenderingWire",
     "CallRendererFunctionWire",
@@ -182,6 +183,8 @@ _PAYLOAD_TYPES: dict[str, type[Wire]] = {
     "dataModelUpdate": DataModelUpdateWire,
 }
 _KEYS: dict[type[Wire], str] = {wire: key for key, wire in _PAYLOAD_TYPES.items()}
+#: Every operation key of a server-to-client message, in any version.
+OPERATION_KEYS = frozenset(_PAYLOAD_TYPES)
 #: Wire spelling of each payload field, per operation key (for unknown-field warnings).
 _PAYLOAD_FIELDS: dict[str, frozenset[str]] = {
     key: frozenset(info.encode_name for info in msgspec.structs.fields(wire))
