@@ -132,3 +132,12 @@ def test_live_agent_example_runs() -> None:
     assert first.messages[0].content == "Find me a flight to Lisbon"
     user_action = pressed.forwarded_props["a2uiAction"]["userAction"]
     assert (user_action["name"], user_action["$input"]) == ("book", {"seats": "1"})
+
+
+def test_tool_carrier_example_runs() -> None:
+    """The example of an agent without the middleware paints from streamed arguments."""
+    assert run_example(next(e for e in PYTHON_EXAMPLES if "render_tools=" in e)).splitlines() == [
+        "add a2ui-surface-c1 {'$type': 'Markdown', 'value': ''}",
+        "update a2ui-surface-c1 {'$type': 'Markdown', 'value': 'Ada'}",
+        "painted",
+    ]

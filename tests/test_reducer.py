@@ -594,7 +594,7 @@ class TestSkip:
         reducer = Reducer()
         others = [
             ev.TextMessageContent(message_id="t", delta="x"),
-            ev.ToolCallStart(tool_call_id="c", tool_call_name="f"),
+            ev.StateSnapshot(snapshot={"k": 1}),
             ev.StepStarted(step_name="s"),
         ]
         assert not any(type(event) in reducer.drawing_events for event in others)

@@ -7,16 +7,23 @@ later activity with the same id overwrites an earlier one (reference: assistant-
 converter §1c). Upstream's clients lose surfaces on restore; this module is why ours
 do not.
 
+The tool carriers draw too: an assistant message's render-tool calls and the tool
+messages holding ``a2ui_operations`` go through the same stage as live tool events
+(:mod:`a2ui_stream._engine.carriers`), each user message starting a new run, and what
+it draws belongs to the assistant message the call or result follows. A turn that
+also holds activity was recorded behind the middleware: its activity draws it alone.
+
 Must not import: the reducer or shell modules. Pure: values in, values out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from a2ui_stream._engine.carriers import Carriers, ToolConfig, carry
 from a2ui_stream._state.stream import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
@@ -27,12 +34,15 @@ from a2ui_stream._state.stream import (
     Surfaces,
 )
 from a2ui_stream._state.surface import Surface, apply_operation
+from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, normalize_message
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.numbers import js_number
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from a2ui_stream._convert.converter import Converter
-    from a2ui_stream._wire import events as ev
     from a2ui_stream._wire.limits import Limits
 
 __all__ = ["normalize_document", "rehydrate"]
@@ -51,10 +61,16 @@ def normalize_document(document: Any, index: int) -> Operation | Diagnostic:
 
 
 _OWNER_ROLES = frozenset({"assistant", "reasoning"})
+_DEFAULT_TOOLS = ToolConfig()
 
 
 def rehydrate(
-    messages: Iterable[ev.Message | Mapping[str, Any]], *, converter: Converter, limits: Limits
+    messages: Iterable[ev.Message | Mapping[str, Any]],
+    *,
+    converter: Converter,
+    limits: Limits,
+    tools: ToolConfig = _DEFAULT_TOOLS,
+    skip: Container[str] = frozenset(),
 ) -> tuple[tuple[HistoryEntry, ...], tuple[Diagnostic, ...]]:
     """Rebuild the parts of stored history, one entry per owning assistant message.
 
@@ -62,19 +78,34 @@ def rehydrate(
         messages: AG-UI messages as Structs or plain dicts, in history order.
         converter: converts each rebuilt surface.
         limits: bounds on operations applied per activity.
+        tools: the render tool names and catalog id, as for live tool events.
+        skip: toolCallIds whose calls and results are not history but a live run's
+            (drawn there already: a ``MESSAGES_SNAPSHOT`` repeats them).
 
     Returns:
         The history entries in owner order, and diagnostics for what was skipped.
     """
+    listed = [_message_fields(message) for message in messages]
+    behind = _turns_with_activity(listed)
     diagnostics: list[Diagnostic] = []
     owner: str | None = None
     buckets: dict[str, tuple[str, Surfaces]] = {}
+    drawn: dict[str, tuple[str, Surfaces]] = {}
     owners: list[str] = []
-    for message in messages:
-        role, message_id, fields = _message_fields(message)
+    carriers = Carriers()
+    turn = 0
+    for role, message_id, fields in listed:
+        if role == "user":
+            turn += 1
+            carriers = Carriers()
+            continue
         if role in _OWNER_ROLES:
             owner = message_id
-            continue
+        if role in {"assistant", "tool"} and owner is not None and turn not in behind:
+            events = _tool_events(role, message_id, owner, fields, skip)
+            carriers, drew = _draw(carriers, events, (owner, tools, limits), drawn, diagnostics)
+            if drew and owner not in owners:
+                owners.append(owner)
         if role != "activity" or fields.get("activityType") != A2UI_ACTIVITY_TYPE:
             continue
         content = fields.get("content")
@@ -92,24 +123,19 @@ def rehydrate(
                 )
             )
             continue
-        surfaces: Surfaces = {}
-        for index, document in enumerate(operations[: limits.max_operations]):
-            operation = normalize_document(document, index)
-            if isinstance(operation, Diagnostic):
-                diagnostics.append(msgspec.structs.replace(operation, message_id=key))
-                continue
-            surfaces, found = apply_operation(surfaces, operation, index=index, limits=limits)
-            diagnostics.extend(msgspec.structs.replace(one, message_id=key) for one in found)
+        surfaces = _apply(operations, key, limits, diagnostics)
         buckets.pop(key, None)
         buckets[key] = (owner, surfaces)
         if owner not in owners:
             owners.append(owner)
     entries = []
     for owner_id in owners:
+        # Activity outranks the tool carriers, as in a live run.
         union: dict[str, tuple[str, Surface]] = {}
-        for key, (bucket_owner, surfaces) in buckets.items():
-            if bucket_owner == owner_id:
-                union.update((sid, (key, surface)) for sid, surface in surfaces.items())
+        for layer in (drawn, buckets):
+            for key, (bucket_owner, surfaces) in layer.items():
+                if bucket_owner == owner_id:
+                    union.update((sid, (key, surface)) for sid, surface in surfaces.items())
         parts = []
         for surface_id, (key, surface) in union.items():
             conversion = converter.convert(surface)
@@ -127,6 +153,97 @@ def rehydrate(
                 )
         entries.append(HistoryEntry(message_id=owner_id, parts=tuple(parts)))
     return tuple(entries), tuple(diagnostics)
+
+
+def _draw(
+    carriers: Carriers,
+    events: Iterable[ev.Event],
+    where: tuple[str, ToolConfig, Limits],
+    drawn: dict[str, tuple[str, Surfaces]],
+    diagnostics: list[Diagnostic],
+) -> tuple[Carriers, bool]:
+    """Draw a stored message's tool events into ``drawn`` as the live stage would."""
+    owner, tools, limits = where
+    drew = False
+    for event in events:
+        carriers, drawings, _found = carry(carriers, event, tools)
+        for drawing in drawings:
+            key = drawing.message_id if isinstance(drawing.message_id, str) else ""
+            operations = _operations(bytes(drawing.content))
+            if operations is not None:
+                drawn.pop(key, None)
+                drawn[key] = (owner, _apply(operations, key, limits, diagnostics))
+                drew = True
+    return carriers, drew
+
+
+def _apply(
+    operations: Sequence[Any], key: str, limits: Limits, diagnostics: list[Diagnostic]
+) -> Surfaces:
+    """The surfaces one message's operations build from scratch."""
+    surfaces: Surfaces = {}
+    for index, document in enumerate(operations[: limits.max_operations]):
+        operation = normalize_document(document, index)
+        if isinstance(operation, Diagnostic):
+            diagnostics.append(msgspec.structs.replace(operation, message_id=key))
+            continue
+        surfaces, found = apply_operation(surfaces, operation, index=index, limits=limits)
+        diagnostics.extend(msgspec.structs.replace(one, message_id=key) for one in found)
+    return surfaces
+
+
+_CONTENT = msgspec.json.Decoder(float_hook=js_number)
+
+
+def _operations(content: bytes) -> list[Any] | None:
+    """The operations of a drawing's content; ``None`` for a lifecycle or bad JSON."""
+    try:
+        document = _CONTENT.decode(content)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    found = document.get(OPERATIONS_KEY) if isinstance(document, dict) else None
+    return found if isinstance(found, list) else None
+
+
+def _turns_with_activity(listed: Sequence[tuple[Any, str | None, Mapping[str, Any]]]) -> set[int]:
+    """The turns (counted by user messages) that hold a2ui-surface activity."""
+    turns: set[int] = set()
+    turn = 0
+    for role, _message_id, fields in listed:
+        if role == "user":
+            turn += 1
+        elif role == "activity" and fields.get("activityType") == A2UI_ACTIVITY_TYPE:
+            turns.add(turn)
+    return turns
+
+
+def _tool_events(
+    role: str, message_id: str | None, owner: str, fields: Mapping[str, Any], skip: Container[str]
+) -> list[ev.Event]:
+    """A stored message as the tool events it stands for: calls in full, or a result."""
+    if role == "tool":
+        call_id, content = fields.get("toolCallId"), fields.get("content")
+        if not isinstance(call_id, str) or call_id in skip or not isinstance(content, str):
+            return []
+        return [
+            ev.ToolCallResult(message_id=message_id or "", tool_call_id=call_id, content=content)
+        ]
+    events: list[ev.Event] = []
+    calls = fields.get("toolCalls")
+    for call in calls if isinstance(calls, list) else ():
+        function = call.get("function") if isinstance(call, Mapping) else None
+        call_id = call.get("id") if isinstance(call, Mapping) else None
+        if not isinstance(function, Mapping) or not isinstance(call_id, str) or call_id in skip:
+            continue
+        name, arguments = function.get("name"), function.get("arguments")
+        if not isinstance(name, str) or not isinstance(arguments, str):
+            continue
+        events.append(
+            ev.ToolCallStart(tool_call_id=call_id, tool_call_name=name, parent_message_id=owner)
+        )
+        events.append(ev.ToolCallArgs(tool_call_id=call_id, delta=arguments))
+        events.append(ev.ToolCallEnd(tool_call_id=call_id))
+    return events
 
 
 def _message_fields(

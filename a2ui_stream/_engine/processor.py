@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
+from a2ui_stream._engine.carriers import RENDER_TOOL_NAME
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._state.stream import Part, PartDiff, RunState, StreamState
 from a2ui_stream._wire.codec import Decoded, EventDecoder, encode_event, read_event
@@ -57,6 +58,8 @@ class Processor:
         log: EventLog | None = None,
         keep_runs: int | None = None,
         state: StreamState | None = None,
+        render_tools: Iterable[str] = (RENDER_TOOL_NAME,),
+        catalog_id: str | None = None,
     ) -> None:
         """Decide the configuration once.
 
@@ -70,10 +73,20 @@ class Processor:
                 them all, ``0`` keeps memory flat on endless streams.
             state: the state to continue from, such as the fold of an existing log
                 (:func:`~a2ui_stream.replay`); an empty state when omitted.
+            render_tools: the tool names whose streamed arguments draw a surface, as
+                the middleware's ``a2uiToolNames``; pass ``A2uiRequest.render_tools``
+                for an agent set up with a custom render tool name.
+            catalog_id: the catalog id a surface drawn from render arguments names
+                (the middleware's ``defaultCatalogId``); see :class:`Reducer`.
         """
         self.limits = limits or Limits()
         self._decoder = EventDecoder(format=format, limits=self.limits, strict=strict)
-        self._reducer = Reducer(limits=self.limits, keep_runs=keep_runs)
+        self._reducer = Reducer(
+            limits=self.limits,
+            keep_runs=keep_runs,
+            render_tools=render_tools,
+            catalog_id=catalog_id,
+        )
         self._log = log
         self._strict = strict
         self._halted = False

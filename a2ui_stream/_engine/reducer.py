@@ -27,32 +27,32 @@ diff.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, NamedTuple, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 import immutables
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from a2ui_stream._convert.converter import Conversion, Converter
+from a2ui_stream._convert.converter import Converter
+from a2ui_stream._engine.carriers import RENDER_TOOL_NAME, Carriers, ToolConfig, carry, saw_activity
 from a2ui_stream._engine.census import count_surfaces
 from a2ui_stream._engine.deltas import Edits, component_edits, content_of, edit_first, is_upsert
 from a2ui_stream._engine.history import normalize_document, rehydrate
+from a2ui_stream._engine.parts import synthesize
 from a2ui_stream._engine.sharing import delta_changes, share_data, shared_write
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.stream import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
     OPERATIONS_KEY,
-    TOOL_CALL_PREFIX,
     Bucket,
     ConversionCache,
     Lifecycle,
-    Part,
     PartDiff,
     RunState,
     StreamState,
 )
-from a2ui_stream._state.surface import ComponentChange, Surface, apply_operation
+from a2ui_stream._state.surface import ComponentChange, apply_operation
 from a2ui_stream._tree.patch import DataChange, PatchError, apply_patch
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, UpdateDataModel, decode_operation
@@ -114,6 +114,7 @@ class _Context(NamedTuple):
     converter: Converter
     limits: Limits
     keep_runs: int | None = None
+    tools: ToolConfig = ToolConfig()
 
 
 class Reducer:
@@ -123,16 +124,29 @@ class Reducer:
     a pure function of its arguments.
     """
 
-    def __init__(self, *, limits: Limits | None = None, keep_runs: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        limits: Limits | None = None,
+        keep_runs: int | None = None,
+        render_tools: Iterable[str] = (RENDER_TOOL_NAME,),
+        catalog_id: str | None = None,
+    ) -> None:
         """Decide the configuration once.
 
         Args:
             limits: bounds on conversion and state; the defaults when omitted.
             keep_runs: how many past runs to keep besides the current one; ``None`` keeps
                 all (their parts stay readable), a number bounds memory on long streams.
+            render_tools: the tool names whose streamed arguments draw a surface
+                (``A2uiRequest.render_tools`` names the ones a request asks for).
+            catalog_id: the catalog a surface drawn from render arguments names (the
+                middleware's ``defaultCatalogId``); when omitted, the run input's
+                schema entry, then the arguments' ``catalogId``, then the basic catalog.
         """
         self.limits = limits or Limits()
         self.keep_runs = keep_runs
+        self.tools = ToolConfig(frozenset(render_tools), catalog_id or None)
         self._converter = Converter(limits=self.limits)
         #: The event types that can change more than the event count; every other
         #: event reduces to ``skip(state, 1)``.
@@ -154,7 +168,7 @@ class Reducer:
         if handler is None:  # not in drawing_events
             # Most events (text, tool calls, steps) only advance the count.
             return Reduction(_replace(state, seq=state.seq + 1), (), ())
-        context = _Context(state.seq, self._converter, self.limits, self.keep_runs)
+        context = _Context(state.seq, self._converter, self.limits, self.keep_runs, self.tools)
         new_state, diffs, diagnostics = handler(state, event, context)
         return Reduction(msgspec.structs.replace(new_state, seq=state.seq + 1), diffs, diagnostics)
 
@@ -203,7 +217,9 @@ class Reducer:
         Returns:
             A state whose ``history`` holds one entry per owning assistant message.
         """
-        history, diagnostics = rehydrate(messages, converter=self._converter, limits=self.limits)
+        history, diagnostics = rehydrate(
+            messages, converter=self._converter, limits=self.limits, tools=self.tools
+        )
         return Reduction(StreamState(history=history), (), diagnostics)
 
 
@@ -225,18 +241,27 @@ def _with_run(state: StreamState, run: RunState) -> StreamState:
 
 def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context) -> _Handled:
     thread = event.thread_id
-    run = RunState(run_id=event.run_id, thread_id=None if isinstance(thread, UnsetType) else thread)
+    carriers, _, _ = carry(Carriers(), event, context.tools)
+    run = RunState(
+        run_id=event.run_id,
+        thread_id=None if isinstance(thread, UnsetType) else thread,
+        carriers=carriers,
+    )
     past = state.runs
     if past:
         # No event reaches a past run again, so its buckets and caches are dead weight;
-        # its parts and lifecycles stay readable.
+        # its parts and lifecycles stay readable, and so do the tool calls it saw.
         last = past[-1]
-        past = (
-            *past[:-1],
-            msgspec.structs.replace(
-                last, buckets=OrderedMap(), cache=ConversionCache(), live=_NO_SURFACES
-            ),
+        seen = last.carriers.seen if isinstance(last.carriers, Carriers) else None
+        last = msgspec.structs.replace(
+            last,
+            buckets=OrderedMap(),
+            tool_buckets=OrderedMap(),
+            cache=ConversionCache(),
+            live=_NO_SURFACES,
+            carriers=Carriers(seen=seen) if seen else None,
         )
+        past = (*past[:-1], last)
     if context.keep_runs is not None:
         past = past[len(past) - context.keep_runs :] if context.keep_runs else ()
     return msgspec.structs.replace(state, runs=(*past, run)), (), ()
@@ -253,19 +278,22 @@ def _on_run_ended(status: str) -> _Handler:
 
 
 def _on_activity_snapshot(
-    state: StreamState, event: ev.ActivitySnapshot, context: _Context
+    state: StreamState, event: ev.ActivitySnapshot, context: _Context, *, tool: bool = False
 ) -> _Handled:
+    """Apply an activity snapshot; ``tool``: one drawn from a tool call or result."""
     if event.activity_type != A2UI_ACTIVITY_TYPE:
         return state, (), ()
     key = event.message_id if isinstance(event.message_id, str) else ANONYMOUS_MESSAGE_ID
     run, state = _current_run(state)
-    previous = run.buckets.get(key)
+    if not tool:
+        run, state = _behind_middleware(run, state)
+    previous = (run.tool_buckets if tool else run.buckets).get(key)
     if event.replace is False and previous is not None:
         return state, (), ()
     raw = bytes(event.content)
     if previous is not None and previous.content_bytes == raw:
         # A cumulative snapshot identical to the last one: nothing to decode or apply.
-        return _place_bucket(state, run, previous, context, [], changed=False)
+        return _place_bucket(state, run, previous, context, [], changed=False, tool=tool)
     try:
         view = _CONTENT_VIEW.decode(raw)
     except msgspec.DecodeError as error:
@@ -274,13 +302,38 @@ def _on_activity_snapshot(
     if isinstance(operations, list):
         # Each Raw is a view into ``raw``, which the bucket keeps anyway: no second copy.
         keys = operations
-        return _rebuild_bucket(state, run, key, keys, None, (UNSET, raw), context)
+        return _rebuild_bucket(state, run, key, keys, None, (UNSET, raw), context, tool=tool)
     if not isinstance(operations, UnsetType):
         message = "content.a2ui_operations is not an array; the snapshot changes nothing"
         return state, (), (_content_error(key, context, message),)
     if isinstance(view.status, UnsetType):
         return state, (), ()
     return _apply_lifecycle(state, run, key, _JSON.decode(raw), context)
+
+
+def _behind_middleware(run: RunState, state: StreamState) -> tuple[RunState, StreamState]:
+    """Note that the run carries genuine activity, which draws its render calls itself."""
+    carriers = run.carriers if isinstance(run.carriers, Carriers) else Carriers()
+    noted = saw_activity(carriers)
+    if noted is run.carriers:
+        return run, state
+    run = msgspec.structs.replace(run, carriers=noted)
+    return run, _with_run(state, run)
+
+
+def _on_tool_event(state: StreamState, event: ev.Event, context: _Context) -> _Handled:
+    """Draw what a tool event carries, through the activity path (see ``_engine.carriers``)."""
+    run, state = _current_run(state)
+    carriers = run.carriers if isinstance(run.carriers, Carriers) else Carriers()
+    carriers, drawings, found = carry(carriers, event, context.tools, seq=context.seq)
+    state = _with_run(state, msgspec.structs.replace(run, carriers=carriers))
+    diffs: list[PartDiff] = []
+    diagnostics = list(found)
+    for drawing in drawings:
+        state, more, problems = _on_activity_snapshot(state, drawing, context, tool=True)
+        diffs.extend(more)
+        diagnostics.extend(problems)
+    return state, tuple(diffs), tuple(diagnostics)
 
 
 def _content_error(key: str, context: _Context, message: str) -> Diagnostic:
@@ -330,6 +383,8 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     context: _Context,
     known: Sequence[DataChange] = (),
     edits: Edits | None = None,
+    *,
+    tool: bool = False,
 ) -> _Handled:
     """Rebuild one bucket from its operations, reusing the unchanged prefix.
 
@@ -355,13 +410,13 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         )
         keys = keys[:limit]
     document, content_bytes = content
-    previous = run.buckets.get(key)
+    previous = (run.tool_buckets if tool else run.buckets).get(key)
     shared = _shared_prefix(previous.operation_keys, keys) if previous else 0
     if previous is not None and shared == len(keys) == len(previous.operation_keys):
         bucket = msgspec.structs.replace(
             previous, operation_keys=tuple(keys), content=document, content_bytes=content_bytes
         )
-        return _place_bucket(state, run, bucket, context, diagnostics, changed=False)
+        return _place_bucket(state, run, bucket, context, diagnostics, changed=False, tool=tool)
     checkpoints = [c for c in previous.checkpoints if c[0] <= shared] if previous else []
     start, surfaces = checkpoints[-1] if checkpoints else (0, {})
     reference = previous.surfaces if previous is not None else {}
@@ -429,7 +484,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         upserts=frozenset(upserts),
     )
     return _place_bucket(
-        state, run, bucket, context, diagnostics, changed=True, known=[*claims, *changed]
+        state, run, bucket, context, diagnostics, changed=True, known=[*claims, *changed], tool=tool
     )
 
 
@@ -473,150 +528,38 @@ def _place_bucket(
     *,
     changed: bool,
     known: Sequence[DataChange | ComponentChange] = (),
+    tool: bool = False,
 ) -> _Handled:
     """Store ``bucket`` as the most recent one and resynthesize the surfaces it touches.
 
     Upstream's client deletes and re-inserts the bucket on every snapshot, so a
     re-sent older bucket wins a shared surfaceId again even when nothing in it changed.
+    ``tool``: the bucket was drawn from a tool call or result, and goes with those.
     """
     key = bucket.message_id
-    is_latest = run.buckets.last_key() == key
+    old = run.tool_buckets if tool else run.buckets
+    is_latest = old.last_key() == key
     lifecycles = run.lifecycles
     current = lifecycles.get(key)
     if current is not None and current.phase != "painted":
         lifecycles = lifecycles.set(key, msgspec.structs.replace(current, phase="painted"))
-    live, bucket = count_surfaces(run, bucket, context.limits, context.seq, diagnostics)
-    buckets = run.buckets.set_last(key, bucket)
-    new_run = msgspec.structs.replace(run, buckets=buckets, lifecycles=lifecycles, live=live)
+    # The census counts buckets of both kinds; it finds the bucket replaced in ``buckets``.
+    counted = msgspec.structs.replace(run, buckets=old) if tool else run
+    live, bucket = count_surfaces(counted, bucket, context.limits, context.seq, diagnostics)
+    buckets = old.set_last(key, bucket)
+    field = "tool_buckets" if tool else "buckets"
+    new_run = msgspec.structs.replace(run, lifecycles=lifecycles, live=live, **{field: buckets})
     if not changed and is_latest:
         return _with_run(state, new_run), (), tuple(diagnostics)
-    previous = run.buckets.get(key)
+    previous = old.get(key)
     touched = list(bucket.surfaces)
     if previous is not None:
         touched.extend(sid for sid in previous.surfaces if sid not in bucket.surfaces)
-    new_run, diffs, found = _synthesize(new_run, touched, context, known)
+    new_run, diffs, found = synthesize(
+        new_run, touched, seq=context.seq, converter=context.converter, known=known
+    )
     diagnostics.extend(found)
     return _with_run(state, new_run), diffs, tuple(diagnostics)
-
-
-def _owner(buckets: OrderedMap[str, Bucket], surface_id: str) -> tuple[str, Surface] | None:
-    """Return the most recent bucket holding ``surface_id`` and its surface."""
-    for message_id in reversed(buckets):
-        surface = buckets[message_id].surfaces.get(surface_id)
-        if surface is not None:
-            return message_id, surface
-    return None
-
-
-def _synthesize(
-    run: RunState,
-    touched: Iterable[str],
-    context: _Context,
-    known: Sequence[DataChange | ComponentChange] = (),
-) -> tuple[RunState, tuple[PartDiff, ...], list[Diagnostic]]:
-    """Recompute the parts of the touched surfaces and diff them against the run's parts.
-
-    Diffs come in the order of the parts afterwards (adds and updates), then removes.
-    """
-    cache = run.cache.value.mutate()
-    parts = run.parts
-    diffs: list[PartDiff] = []
-    removed: list[PartDiff] = []
-    added: list[Part] = []  # new parts go in after the others, in upstream's order
-    diagnostics: list[Diagnostic] = []
-    for surface_id in dict.fromkeys(touched):
-        owner = _owner(run.buckets, surface_id)
-        old = parts.get(surface_id)
-        element = None
-        if owner is None:
-            cache.pop(surface_id, None)
-        else:
-            element = _convert(cache, surface_id, owner, context, diagnostics, known=known)
-        if owner is None or element is None:
-            if old is not None:
-                parts = parts.delete(surface_id)
-                removed.append(_diff("remove", old, context, run))
-            continue
-        message_id = owner[0]
-        if old is not None and (old.args is element or old.args == element):
-            if old.message_id != message_id:
-                parts = parts.set(surface_id, msgspec.structs.replace(old, message_id=message_id))
-            continue
-        part = Part(
-            tool_call_id=TOOL_CALL_PREFIX + surface_id,
-            surface_id=surface_id,
-            message_id=message_id,
-            args=element,
-        )
-        if old is None:
-            added.append(part)
-        else:
-            parts = parts.set(surface_id, part)
-            diffs.append(_diff("update", part, context, run, previous_args=old.args))
-    if len(added) > 1:
-        # Upstream's client unions the buckets, least recent first, each surfaceId in the
-        # place it first took, and appends the surfaces without a part as it meets them.
-        union = dict.fromkeys(sid for bucket in run.buckets.values() for sid in bucket.surfaces)
-        order = {surface_id: index for index, surface_id in enumerate(union)}
-        added.sort(key=lambda part: order[part.surface_id])
-    for part in added:
-        parts = parts.set(part.surface_id, part)
-        diffs.append(_diff("add", part, context, run))
-    if len(diffs) > 1:
-        diffs.sort(key=lambda d: parts.position(d.surface_id))
-    new_run = msgspec.structs.replace(run, parts=parts, cache=ConversionCache(cache.finish()))
-    return new_run, (*diffs, *removed), diagnostics
-
-
-def _convert(
-    cache: immutables.MapMutation[str, tuple[Surface, Conversion]],
-    surface_id: str,
-    owner: tuple[str, Surface],
-    context: _Context,
-    diagnostics: list[Diagnostic],
-    *,
-    known: Sequence[DataChange | ComponentChange],
-) -> dict[str, Any] | None:
-    """Convert a surface, reusing the cached conversion when the surface is the same object.
-
-    A conversion's warnings are reported when they appear: a redraw whose conversion
-    warns of what the previous one of the surface did says nothing again, so a stream
-    of deltas to a surface with a lasting problem reports it once, not at every delta.
-    """
-    message_id, surface = owner
-    cached = cache.get(surface_id)
-    if cached is not None and cached[0] is surface:
-        return cached[1].element
-    previous = cached[1] if cached is not None else None
-    conversion = context.converter.convert(surface, previous, known=known)
-    cache[surface_id] = (surface, conversion)
-    warnings = conversion.warnings
-    if warnings and previous is not None and previous.warnings:
-        reported = set(previous.warnings)
-        warnings = tuple(warning for warning in warnings if warning not in reported)
-    diagnostics.extend(_locate(warning, message_id, context) for warning in warnings)
-    return conversion.element
-
-
-def _diff(
-    op: Literal["add", "update", "remove"],
-    part: Part,
-    context: _Context,
-    run: RunState,
-    *,
-    previous_args: dict[str, Any] | UnsetType = UNSET,
-) -> PartDiff:
-    return PartDiff(
-        op=op,
-        seq=context.seq,
-        run_id=run.run_id,
-        message_id=part.message_id,
-        surface_id=part.surface_id,
-        tool_call_id=part.tool_call_id,
-        tool_name=part.tool_name,
-        args=UNSET if op == "remove" else part.args,
-        previous_args=previous_args,
-    )
 
 
 def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Context) -> _Handled:
@@ -624,6 +567,7 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
         return state, (), ()  # no patch (kept with a warning, as upstream keeps it): no change
     key = event.message_id if isinstance(event.message_id, str) else ANONYMOUS_MESSAGE_ID
     run, state = _current_run(state)
+    run, state = _behind_middleware(run, state)
     bucket = run.buckets.get(key)
     lifecycle = run.lifecycles.get(key)
     if bucket is not None:
@@ -687,8 +631,29 @@ def _on_messages_snapshot(
 ) -> _Handled:
     # Without messages (kept with a warning) history empties, as upstream's thread does.
     messages = [] if isinstance(event.messages, UnsetType) else event.messages
-    history, diagnostics = rehydrate(messages, converter=context.converter, limits=context.limits)
+    # A snapshot repeats the tool calls a live run already drew (ag-ui-strands sends
+    # several per run): those stay the run's parts, not history's.
+    live = [run.carriers.seen for run in state.runs if isinstance(run.carriers, Carriers)]
+    history, diagnostics = rehydrate(
+        messages,
+        converter=context.converter,
+        limits=context.limits,
+        tools=context.tools,
+        skip=_Seen(live),
+    )
     return msgspec.structs.replace(state, history=history), (), diagnostics
+
+
+class _Seen:
+    """The toolCallIds any of several runs saw, without copying them into one set."""
+
+    __slots__ = ("_runs",)
+
+    def __init__(self, runs: Sequence[Mapping[str, Any]]) -> None:
+        self._runs = runs
+
+    def __contains__(self, call_id: object) -> bool:
+        return any(call_id in seen for seen in self._runs)
 
 
 _HANDLERS: dict[type[Any], _Handler] = {
@@ -698,4 +663,8 @@ _HANDLERS: dict[type[Any], _Handler] = {
     ev.ActivitySnapshot: _on_activity_snapshot,
     ev.ActivityDelta: _on_activity_delta,
     ev.MessagesSnapshot: _on_messages_snapshot,
+    ev.ToolCallStart: _on_tool_event,
+    ev.ToolCallArgs: _on_tool_event,
+    ev.ToolCallEnd: _on_tool_event,
+    ev.ToolCallResult: _on_tool_event,
 }

@@ -178,6 +178,15 @@ class A2uiRequest:
         """The render tool's name sent in the flag and the guide."""
         return self._name
 
+    @property
+    def render_tools(self) -> frozenset[str]:
+        """The tool names whose streamed arguments draw, for ``Processor(render_tools=...)``.
+
+        ``render_a2ui`` and this request's name: the middleware configured with this
+        name intercepts both (the Python adapters' sub-agent calls ``render_a2ui``).
+        """
+        return frozenset({RENDER_TOOL_NAME, self._name})
+
     def __repr__(self) -> str:
         """Show the catalog id, tool name and guidelines switch."""
         return (

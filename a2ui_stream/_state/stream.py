@@ -196,12 +196,17 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
         thread_id: the thread's id, when known.
         status: ``"running"``, ``"finished"`` or ``"error"``.
         buckets: buckets by messageId, least recently received first.
+        tool_buckets: buckets drawn from tool calls and results (by the messageId the
+            middleware would have given them), least recently drawn first; a surface
+            in any of ``buckets`` outranks them.
         parts: the run's parts by surfaceId, in display order: a new part goes after
             the existing ones, an existing part keeps its place.
         lifecycles: the latest lifecycle per messageId.
         live: how many of the run's buckets hold each surfaceId; its length is the
             number of surfaces alive in the run, which ``Limits.max_run_surfaces``
             bounds.
+        carriers: the tool-carrier stage's bookkeeping for the run (an opaque value of
+            the engine's; ``None`` until a tool event arrives).
 
     The three mappings are read-only :class:`~a2ui_stream._state.persistent.OrderedMap`
     values: an event updates them at the cost of what it changes, sharing the rest
@@ -212,15 +217,20 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
     thread_id: str | None = None
     status: str = "running"
     buckets: OrderedMap[str, Bucket] = msgspec.field(default_factory=OrderedMap)
+    tool_buckets: OrderedMap[str, Bucket] = msgspec.field(default_factory=OrderedMap)
     parts: OrderedMap[str, Part] = msgspec.field(default_factory=OrderedMap)
     lifecycles: OrderedMap[str, Lifecycle] = msgspec.field(default_factory=OrderedMap)
     live: immutables.Map[str, int] = msgspec.field(default_factory=immutables.Map)
     cache: ConversionCache = msgspec.field(default_factory=ConversionCache)
+    carriers: Any = None
 
     def surfaces(self) -> dict[str, Surface]:
-        """Return every live surface of the run, the most recent bucket winning a shared id."""
+        """Return every live surface of the run, the most recent bucket winning a shared id.
+
+        A surface drawn by activity outranks one drawn from a tool call or result.
+        """
         union: dict[str, Surface] = {}
-        for bucket in self.buckets.values():
+        for bucket in (*self.tool_buckets.values(), *self.buckets.values()):
             union.update(bucket.surfaces)
         return union
 

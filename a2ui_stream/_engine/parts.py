@@ -1,0 +1,177 @@
+"""Parts: the surfaces a run owns, as ``present`` parts and the diffs between them.
+
+Owns which bucket owns a surface (genuine activity first, then the tool carriers; the
+most recently received bucket within each), converting an owned surface (reusing the
+cached conversion of the same surface object, reporting a warning only when it
+appears), and the part diffs of one event: a new part goes after the existing ones,
+an existing part keeps its place, an unchanged element tree gives no diff.
+
+Must not import: the reducer or the shell. Pure: a run in, a new run out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from a2ui_stream._state.stream import (
+    TOOL_CALL_PREFIX,
+    ConversionCache,
+    Part,
+    PartDiff,
+    RunState,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    import immutables
+
+    from a2ui_stream._convert.converter import Conversion, Converter
+    from a2ui_stream._state.surface import ComponentChange, Surface
+    from a2ui_stream._tree.patch import DataChange
+    from a2ui_stream._wire.diagnostics import Diagnostic
+
+__all__ = ["synthesize"]
+
+_replace = msgspec.structs.replace
+
+
+def _owner(run: RunState, surface_id: str) -> tuple[str, Surface] | None:
+    """Return the most recent bucket holding ``surface_id`` and its surface.
+
+    Activity outranks the tool carriers, whichever came first (as the Kotlin client
+    ranks carriers): a tool bucket owns a surface only when no activity holds it.
+    """
+    for buckets in (run.buckets, run.tool_buckets):
+        for message_id in reversed(buckets):
+            surface = buckets[message_id].surfaces.get(surface_id)
+            if surface is not None:
+                return message_id, surface
+    return None
+
+
+def synthesize(
+    run: RunState,
+    touched: Iterable[str],
+    *,
+    seq: int,
+    converter: Converter,
+    known: Sequence[DataChange | ComponentChange] = (),
+) -> tuple[RunState, tuple[PartDiff, ...], list[Diagnostic]]:
+    """Recompute the parts of the touched surfaces and diff them against the run's parts.
+
+    Args:
+        run: the run, its buckets already holding the change.
+        touched: the surfaceIds the change may have touched.
+        seq: the index of the event that caused it.
+        converter: converts each surface that changed.
+        known: what is known of how data values and components changed.
+
+    Returns:
+        The run with its parts and conversions updated, the diffs (in the order of the
+        parts afterwards, adds and updates, then removes), and conversion warnings.
+    """
+    cache = run.cache.value.mutate()
+    parts = run.parts
+    diffs: list[PartDiff] = []
+    removed: list[PartDiff] = []
+    added: list[Part] = []  # new parts go in after the others, in upstream's order
+    diagnostics: list[Diagnostic] = []
+    for surface_id in dict.fromkeys(touched):
+        owner = _owner(run, surface_id)
+        old = parts.get(surface_id)
+        element = None
+        if owner is None:
+            cache.pop(surface_id, None)
+        else:
+            element = _convert(cache, surface_id, owner, (seq, converter), diagnostics, known=known)
+        if owner is None or element is None:
+            if old is not None:
+                parts = parts.delete(surface_id)
+                removed.append(_diff("remove", old, seq, run))
+            continue
+        message_id = owner[0]
+        if old is not None and (old.args is element or old.args == element):
+            if old.message_id != message_id:
+                parts = parts.set(surface_id, msgspec.structs.replace(old, message_id=message_id))
+            continue
+        part = Part(
+            tool_call_id=TOOL_CALL_PREFIX + surface_id,
+            surface_id=surface_id,
+            message_id=message_id,
+            args=element,
+        )
+        if old is None:
+            added.append(part)
+        else:
+            parts = parts.set(surface_id, part)
+            diffs.append(_diff("update", part, seq, run, previous_args=old.args))
+    if len(added) > 1:
+        # Upstream's client unions the buckets, least recent first, each surfaceId in the
+        # place it first took, and appends the surfaces without a part as it meets them.
+        buckets = (*run.tool_buckets.values(), *run.buckets.values())
+        union = dict.fromkeys(sid for bucket in buckets for sid in bucket.surfaces)
+        order = {surface_id: index for index, surface_id in enumerate(union)}
+        added.sort(key=lambda part: order[part.surface_id])
+    for part in added:
+        parts = parts.set(part.surface_id, part)
+        diffs.append(_diff("add", part, seq, run))
+    if len(diffs) > 1:
+        diffs.sort(key=lambda d: parts.position(d.surface_id))
+    new_run = msgspec.structs.replace(run, parts=parts, cache=ConversionCache(cache.finish()))
+    return new_run, (*diffs, *removed), diagnostics
+
+
+def _convert(
+    cache: immutables.MapMutation[str, tuple[Surface, Conversion]],
+    surface_id: str,
+    owner: tuple[str, Surface],
+    where: tuple[int, Converter],
+    diagnostics: list[Diagnostic],
+    *,
+    known: Sequence[DataChange | ComponentChange],
+) -> dict[str, Any] | None:
+    """Convert a surface, reusing the cached conversion when the surface is the same object.
+
+    A conversion's warnings are reported when they appear: a redraw whose conversion
+    warns of what the previous one of the surface did says nothing again, so a stream
+    of deltas to a surface with a lasting problem reports it once, not at every delta.
+    """
+    message_id, surface = owner
+    seq, converter = where
+    cached = cache.get(surface_id)
+    if cached is not None and cached[0] is surface:
+        return cached[1].element
+    previous = cached[1] if cached is not None else None
+    conversion = converter.convert(surface, previous, known=known)
+    cache[surface_id] = (surface, conversion)
+    warnings = conversion.warnings
+    if warnings and previous is not None and previous.warnings:
+        reported = set(previous.warnings)
+        warnings = tuple(warning for warning in warnings if warning not in reported)
+    diagnostics.extend(_replace(w, seq=seq, message_id=message_id) for w in warnings)
+    return conversion.element
+
+
+def _diff(
+    op: Literal["add", "update", "remove"],
+    part: Part,
+    seq: int,
+    run: RunState,
+    *,
+    previous_args: dict[str, Any] | UnsetType = UNSET,
+) -> PartDiff:
+    return PartDiff(
+        op=op,
+        seq=seq,
+        run_id=run.run_id,
+        message_id=part.message_id,
+        surface_id=part.surface_id,
+        tool_call_id=part.tool_call_id,
+        tool_name=part.tool_name,
+        args=UNSET if op == "remove" else part.args,
+        previous_args=previous_args,
+    )
