@@ -294,6 +294,30 @@ def _malformed_event(rng: random.Random, ops: list[JSON]) -> dict[str, JSON]:
     )
 
 
+def _messages_snapshot(rng: random.Random, run: int) -> dict[str, JSON]:
+    """A restored history: activity messages owned by the assistant message before them."""
+    messages: list[JSON] = [{"id": f"u{run}", "role": "user", "content": "hi"}]
+    for index in range(rng.randrange(1, 3)):
+        if rng.random() < 0.8:
+            messages.append({"id": f"a{run}-{index}", "role": "assistant", "content": "ok"})
+        # An activity id is reused only under the same owner (it overwrites the first):
+        # one reused under a second owner is a documented difference, checked on its own.
+        for _ in range(rng.choice((1, 1, 2))):
+            ops = _Surface(rng, rng.choice(("h1", "h2")), "v0.9").operations()
+            content = {"a2ui_operations": ops}
+            messages.append(
+                {
+                    "id": f"act{run}-{index}",
+                    "role": "activity",
+                    "activityType": "a2ui-surface",
+                    "content": content,
+                }
+            )
+    if rng.random() < 0.3:
+        messages.append({"id": f"t{run}", "role": "assistant", "content": "after"})
+    return {"type": "MESSAGES_SNAPSHOT", "messages": messages}
+
+
 def stream(seed: int) -> list[dict[str, JSON]]:
     """One stream of AG-UI events (JSON-ready dicts), the same for the same seed.
 
@@ -317,6 +341,8 @@ def stream(seed: int) -> list[dict[str, JSON]]:
         if rng.random() < 0.8:
             started = {"type": "RUN_STARTED", "threadId": "t1", "runId": run_id}
         events.append(started)
+        if rng.random() < 0.15:
+            events.append(_messages_snapshot(rng, run))
         # Per messageId, the operations sent so far: each snapshot re-sends them all.
         sent: dict[str | None, list[JSON]] = {}
         for _ in range(rng.randrange(1, 9)):

@@ -12,7 +12,8 @@ Both sides come out in one shape, :class:`Run`, so a comparison is ``==``:
 
 >>> client = UpstreamClient.install()          # doctest: +SKIP
 >>> theirs = client.replay([events_a, events_b])  # doctest: +SKIP
->>> assert theirs[0] == ours(events_a)         # doctest: +SKIP
+>>> differences(ours(events_a), theirs[0])     # doctest: +SKIP
+[]
 
 A benchmark can time :meth:`UpstreamClient.replay` on a batch (Node start-up is paid
 once per call).
@@ -35,7 +36,16 @@ if TYPE_CHECKING:
 
     from a2ui_stream import Limits, StreamState
 
-__all__ = ["PACKAGES", "Part", "Replay", "Run", "UpstreamClient", "ours", "replay_of"]
+__all__ = [
+    "PACKAGES",
+    "Part",
+    "Replay",
+    "Run",
+    "UpstreamClient",
+    "differences",
+    "ours",
+    "replay_of",
+]
 
 #: The published client and everything it loads, pinned exactly so every machine runs
 #: the same code: react-ag-ui 0.0.57 is the last version that installs (0.0.58 needs an
@@ -76,12 +86,15 @@ class Run(NamedTuple):
     Attributes:
         run_id: the ``runId`` of the ``RUN_STARTED`` that opened it; ``None`` for
             events before any.
-        status: ``"complete"`` or ``"incomplete"`` (upstream's message status type).
+        status: ``"complete"`` or ``"incomplete"`` (upstream's message status type);
+            ``None`` where the client shows no live message for the run (a
+            ``MESSAGES_SNAPSHOT`` ending in an assistant message replaced it, and nothing
+            drew after), so nothing shows how it ended.
         parts: the ``a2ui:`` tool-call parts, in order.
     """
 
     run_id: str | None
-    status: str
+    status: str | None
     parts: tuple[Part, ...]
 
 
@@ -170,10 +183,13 @@ class UpstreamClient:
             runs: list[Run] = []
             live: set[str] = set()
             for turn in result["turns"]:
-                message = turn["messages"][-1]
-                live.add(message["id"])
-                run = Run(turn["runId"], message["status"]["type"], _parts(message["parts"]))
-                if run != _EMPTY:
+                message = turn["live"]
+                if message is None:  # the client dropped its live message: nothing shows
+                    run = Run(turn["runId"], None, ())
+                else:
+                    live.add(message["id"])
+                    run = Run(turn["runId"], message["status"]["type"], _parts(message["parts"]))
+                if run not in {_EMPTY, _EMPTY._replace(status=None)}:
                     runs.append(run)
             history = tuple(
                 (message["id"], parts)
@@ -188,6 +204,44 @@ class UpstreamClient:
 #: whose stream ended without RUN_FINISHED is complete to the client, whose transport
 #: finalises it when the response ends.
 _STATUS = {"finished": "complete", "running": "complete", "error": "incomplete"}
+
+
+def differences(ours: Replay, theirs: Replay) -> list[str]:
+    """Where our replay of a stream differs from the client's, one line each.
+
+    Run by run: the run id, the parts (toolCallIds in order, names, args byte for byte)
+    and the status, where the client shows one; then the restored history.
+
+    Args:
+        ours: what :func:`ours` gave.
+        theirs: what :meth:`UpstreamClient.replay` gave for the same stream.
+
+    Returns:
+        Readable differences; empty when the two agree.
+    """
+    found: list[str] = []
+    if len(ours.runs) != len(theirs.runs):
+        found.append(
+            f"runs: ours {[r.run_id for r in ours.runs]}, theirs {[r.run_id for r in theirs.runs]}"
+        )
+    for index, (mine, other) in enumerate(zip(ours.runs, theirs.runs, strict=False)):
+        if mine.run_id != other.run_id:
+            found.append(f"run {index}: id ours {mine.run_id!r}, theirs {other.run_id!r}")
+        if other.status is not None and mine.status != other.status:
+            found.append(f"run {index}: status ours {mine.status}, theirs {other.status}")
+        if [p.tool_call_id for p in mine.parts] != [p.tool_call_id for p in other.parts]:
+            ids = ([p.tool_call_id for p in mine.parts], [p.tool_call_id for p in other.parts])
+            found.append(f"run {index}: toolCallIds ours {ids[0]}, theirs {ids[1]}")
+        else:
+            found.extend(
+                f"run {index}: {a.tool_call_id} ours {a.tool_name} {a.args_text}, "
+                f"theirs {b.tool_name} {b.args_text}"
+                for a, b in zip(mine.parts, other.parts, strict=True)
+                if a != b
+            )
+    if ours.history != theirs.history:
+        found.append(f"history: ours {ours.history}, theirs {theirs.history}")
+    return found
 
 
 def _our_parts(parts: Iterable[Any]) -> tuple[Part, ...]:

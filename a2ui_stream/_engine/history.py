@@ -4,8 +4,9 @@ Owns how ``role: "activity"`` messages of a restored thread become parts: each
 a2ui-surface activity belongs to the nearest preceding assistant (or reasoning)
 message, its operations are applied from scratch, ``replace`` is not consulted, and a
 later activity with the same id overwrites an earlier one (reference: assistant-ui
-converter §1c). Upstream's clients lose surfaces on restore; this module is why ours
-do not.
+converter §1c), as upstream's client rebuilds them. One deliberate difference: an
+activity id reused under a later owner moves its surfaces there, where upstream's
+client also leaves a frozen copy on the earlier owner.
 
 The tool carriers draw too: an assistant message's render-tool calls and the tool
 messages holding ``a2ui_operations`` go through the same stage as live tool events

@@ -204,7 +204,7 @@ class Reducer:
         return Reduction(current, tuple(diffs), tuple(diagnostics))
 
     def rehydrate(self, messages: Iterable[ev.Message | Mapping[str, Any]]) -> Reduction:
-        """Rebuild the parts of stored history (beyond upstream's live-only clients).
+        """Rebuild the parts of stored history, as upstream's client does on restore.
 
         An ``activity`` message with ``a2ui-surface`` content belongs to the nearest
         preceding assistant (or reasoning) message; its operations are applied from

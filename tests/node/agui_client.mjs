@@ -9,12 +9,13 @@
 //
 // stdin: one JSON object per line, {"id": any, "events": [AG-UI event objects]}.
 // stdout: one JSON object per line, in input order:
-//   {"id", "turns": [{"runId", "messages": [{"id", "status", "parts": [{"toolCallId",
-//     "toolName", "argsText"}]}]}],
+//   {"id", "turns": [{"runId", "live": {"id", "status", "parts": [{"toolCallId",
+//     "toolName", "argsText"}]} | null}],
 //    "thread": [{"id", "parts"}]}
-// where a turn's "messages" are the assistant messages it added (its live message last;
-// before it, any a MESSAGES_SNAPSHOT restored, under their own ids), and "thread" is
-// every assistant message of the thread once the last turn ended.
+// where a turn's "live" message is the last assistant message it added that no
+// MESSAGES_SNAPSHOT of the turn restored (null when the client dropped it: a snapshot
+// ending in an assistant message replaces the live placeholder), and "thread" is every
+// assistant message of the thread once the last turn ended.
 // A turn starts at each RUN_STARTED event the client's own event parser accepts (one
 // it refuses opens no run); events before the first such RUN_STARTED form a turn of
 // their own with "runId": null, when there are any. Only tool-call parts are printed.
@@ -93,7 +94,8 @@ async function replay(events) {
         attachments: [],
         metadata: { custom: {} },
         createdAt: new Date(0),
-        parentId: null,
+        // No parentId: each turn follows the thread's head, as a composer's send does
+        // (null would start a new branch and hide the earlier turns).
         sourceId: null,
         runConfig: {},
         startRun: true,
@@ -101,11 +103,19 @@ async function replay(events) {
     } catch {
       // A RUN_ERROR makes the turn reject after its message is final; the status says so.
     }
-    const messages = core
+    const restored = new Set(
+      turn.events
+        .filter((event) => event?.type === "MESSAGES_SNAPSHOT" && Array.isArray(event.messages))
+        .flatMap((event) => event.messages.map((message) => message?.id)),
+    );
+    const added = core
       .getMessages()
-      .filter((message) => message.role === "assistant" && !before.has(message.id))
-      .map((message) => ({ id: message.id, status: message.status, parts: toolCallParts(message) }));
-    out.push({ runId: turn.runId, messages });
+      .filter((message) => message.role === "assistant" && !before.has(message.id));
+    const live = added.filter((message) => !restored.has(message.id)).at(-1);
+    out.push({
+      runId: turn.runId,
+      live: live === undefined ? null : { id: live.id, status: live.status, parts: toolCallParts(live) },
+    });
   }
   const thread = core === null ? [] : core.getMessages().filter((message) => message.role === "assistant");
   return {
