@@ -82,6 +82,8 @@ class TestSniff:
             (json.dumps(CREATE).encode() + b"\n", "a2ui"),
             (b"[\n  {\n", "a2ui"),
             (b'{"name": "x", "messages": []}', "a2ui"),
+            (b'{"schema": "s.json", "tests": []}', "a2ui"),
+            (b'{"type": "MESSAGES_SNAPSHOT", "messages": []}\n', "agui"),
             (b'\xef\xbb\xbf{"beginRendering": {}}', "a2ui"),
         ],
     )
@@ -254,6 +256,33 @@ class TestRecording:
         reference = cli("render", "--all-runs", cases.RECORDING_PATH).page.find("main")
         for path in (sse, log):
             assert cli("render", "--all-runs", path).page.find("main") == reference
+
+    def test_history(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        """Surfaces restored from a MESSAGES_SNAPSHOT get a section of their own."""
+        activity = {
+            "id": "act1",
+            "role": "activity",
+            "activityType": "a2ui-surface",
+            "content": {"a2ui_operations": [CREATE, ROOT_TEXT]},
+        }
+        messages = [{"id": "a1", "role": "assistant", "content": "here"}, activity]
+        path = write(
+            tmp_path,
+            "h.jsonl",
+            testing.jsonl([{"type": "MESSAGES_SNAPSHOT", "messages": messages}]),
+        )
+        page = cli("render", path).page
+        section = page.find_all("section", "run")[-1]
+        assert section.find("h2").text() == "Restored from history MESSAGES_SNAPSHOT"
+        assert "restored from history" in section.find("p", "meta").text()
+        assert section.find("div", "markdown").text() == "Hello"
+
+    def test_format_overrides_the_guess(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        """--format a2ui reads lines as A2UI messages even where they look like events."""
+        lines = [{"type": "note"}, CREATE, ROOT_TEXT]  # the first line reads as an event
+        path = write(tmp_path, "m.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+        assert cli("render", path).titles == []
+        assert cli("render", "--format", "a2ui", path).titles == ["s"]
 
     def test_stdin(self, cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch) -> None:
         """- reads standard input."""

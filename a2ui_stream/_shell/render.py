@@ -116,8 +116,10 @@ def _is_a2ui(value: Any) -> bool:
         return first is None or _is_a2ui(first)
     if type(value) is not dict:
         return False
-    if not OPERATION_KEYS.isdisjoint(value) or "messages" in value or "tests" in value:
+    if not OPERATION_KEYS.isdisjoint(value):
         return True
+    # Every AG-UI event has a string type (MESSAGES_SNAPSHOT has "messages" too); sample
+    # wrappers and test-case files have none.
     return type(value.get("type")) is not str
 
 
