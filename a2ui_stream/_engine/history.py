@@ -38,6 +38,7 @@ from a2ui_stream._state.surface import Surface, apply_operation
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, normalize_message
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.keys import camel_message, dumped
 from a2ui_stream._wire.numbers import js_number
 
 if TYPE_CHECKING:
@@ -250,9 +251,13 @@ def _tool_events(
 def _message_fields(
     message: ev.Message | Mapping[str, Any],
 ) -> tuple[Any, str | None, Mapping[str, Any]]:
-    """Return a message's role, id and wire fields, whether a Struct or a plain dict."""
+    """Return a message's role, id and wire fields: a Struct, a dict or an SDK object.
+
+    A dict may spell fields in camelCase or snake_case (the SDK's ``model_dump()``).
+    """
+    value = dumped(message)
     fields: Mapping[str, Any] = (
-        message if isinstance(message, Mapping) else msgspec.to_builtins(message)
+        camel_message(value) if isinstance(value, Mapping) else msgspec.to_builtins(value)
     )
     message_id = fields.get("id")
     return fields.get("role"), message_id if isinstance(message_id, str) else None, fields

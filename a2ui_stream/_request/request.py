@@ -42,6 +42,7 @@ from a2ui_stream._wire.events import (
     Tool,
     ToolMessage,
 )
+from a2ui_stream._wire.keys import camel_message, camel_value, dumped, plain
 from a2ui_stream.errors import UsageError
 
 __all__ = [
@@ -100,13 +101,27 @@ def _iso(moment: dt.datetime) -> str:
     return moment.astimezone(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _structs(values: Iterable[Any], kind: Any, what: str) -> list[Any]:
-    """Return Structs as they are and convert JSON objects (camelCase keys) into ``kind``.
+#: How a JSON object meant as each kind spells its fields as the wire does.
+_WIRE_KEYS: Final[Mapping[Any, Callable[[Mapping[str, Any]], Mapping[str, Any]]]] = {
+    Message: camel_message,
+    Context: lambda value: camel_value(value, Context),
+    Tool: lambda value: camel_value(value, Tool),
+}
 
+
+def _structs(values: Iterable[Any], kind: Any, what: str) -> list[Any]:
+    """Return Structs as they are and convert everything else into ``kind``.
+
+    JSON objects may spell fields in camelCase (the wire) or snake_case (the official
+    Python SDK's ``model_dump()``); the SDK's own pydantic objects are dumped first.
     The JSON objects are converted in one call: msgspec prepares a union type per
     call, which costs more than converting a message.
     """
-    items = list(values)
+    items = [dumped(value) for value in values]
+    rename = _WIRE_KEYS[kind]
+    for index, value in enumerate(items):
+        if isinstance(value, Mapping):
+            items[index] = rename(value)
     raw = [index for index, value in enumerate(items) if isinstance(value, Mapping)]
     if not raw:
         return items
@@ -241,7 +256,7 @@ def _props(existing: Mapping[str, Any] | None) -> dict[str, Any]:
         return {}
     if not isinstance(existing, Mapping):
         raise UsageError(f"forwarded props must be a mapping, not {type(existing).__name__}")
-    return dict(existing)
+    return dict(plain(existing))
 
 
 # --- The render tool ----------------------------------------------------------------------
@@ -583,5 +598,5 @@ def build_run_input(
         context=entries,
         forwarded_props=sent,
         parent_run_id=parent_run_id,
-        state=state,
+        state=plain(state),
     )

@@ -23,7 +23,7 @@ import msgspec.inspect as mi
 from a2ui_stream._wire.events import EXTRA_WIRE_NAME, KnownEvent
 from a2ui_stream._wire.messages import Context, Message, RunAgentInput, Tool
 
-__all__ = ["camel_keys", "camel_message", "camel_value"]
+__all__ = ["camel_keys", "camel_message", "camel_value", "dumped", "plain"]
 
 JSON: TypeAlias = Any
 
@@ -136,7 +136,9 @@ def _one(value: JSON, nest: _Nest) -> JSON:
     if nest.shape is not None:
         return _rename(value, nest.shape)
     if isinstance(value, Mapping) and nest.tag_field is not None:
-        shape = nest.by_tag.get(str(value.get(nest.tag_field)))
+        # An SDK enum (``EventType.RUN_STARTED``) tags by its value.
+        tag = getattr(value.get(nest.tag_field), "value", value.get(nest.tag_field))
+        shape = nest.by_tag.get(tag) if isinstance(tag, str) else None
         if shape is not None:
             return _rename(value, shape)
     return value
@@ -171,3 +173,30 @@ def camel_message(message: Mapping[str, JSON]) -> Mapping[str, JSON]:
 def camel_value(value: JSON, kind: type[Any]) -> JSON:
     """A mapping meant as ``kind`` (a tool, a context entry, a run input) in wire spelling."""
     return _rename(value, _BY_TYPE[kind])
+
+
+def dumped(value: Any) -> Any:
+    """An object of another AG-UI library as JSON-ready values, anything else as it is.
+
+    Anything with ``model_dump`` that is not a mapping (the official SDK's pydantic
+    models) is dumped as JSON with its wire aliases and without ``None`` fields, so it
+    reads like the same value sent over the wire.
+    """
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, Mapping):
+        return dump(mode="json", by_alias=True, exclude_none=True)
+    return value
+
+
+def plain(value: Any) -> Any:
+    """A free-form value with every SDK object in it dumped (see :func:`dumped`).
+
+    Mappings become dicts and tuples lists, so what goes out is JSON-ready however it
+    came in; keys are kept as they are (free-form values have no wire spelling).
+    """
+    value = dumped(value)
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
