@@ -6,12 +6,21 @@ event in 16 of 20-200 KB, so a kill often lands inside a log write); :func:`kill
 runs the real command line on it through a pipe at a steady pace, reads the diffs it
 prints as they appear, and SIGKILLs it; :func:`check` says what the log must hold.
 
-Run as a script for a longer soak: ``python tests/cli_crash.py [--kills N] [--seed N]``.
+:func:`deliver_exactly_once` plays a source, the command and a consumer that outlive
+each other's crashes: it kills the command again and again and restarts it on the same
+log with the README's recipe (``process --log LOG --from SEQ``, the consumer dropping the
+lines it handled before: ``examples/exactly_once.py``), the source resuming after the
+last logged event, and checks that the consumer got every diff line exactly once.
+
+Run as a script for a longer soak: ``python tests/cli_crash.py [--kills N] [--seed N]``
+(log prefixes), or ``python tests/cli_crash.py --once [--kills N] [--events N]``
+(exactly-once delivery).
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import random
@@ -30,6 +39,9 @@ from typing import IO, Any, NamedTuple
 import msgspec
 
 from a2ui_stream import FileLog, decode_event, encode_event
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+import exactly_once
 
 _ENCODER = msgspec.json.Encoder()
 # Multi-byte characters, quotes and backslashes: a torn write may end inside any of them.
@@ -121,6 +133,15 @@ def _feed(stdin: IO[bytes], data: bytes, rng: random.Random, stop: threading.Eve
         return
 
 
+def _feed_all(stdin: IO[bytes], data: bytes) -> None:
+    """Write ``data`` as fast as the command takes it, then end the input."""
+    try:
+        stdin.write(data)
+        stdin.close()
+    except (BrokenPipeError, ValueError, OSError):
+        return
+
+
 def _read(stdout: IO[bytes], seqs: list[int], started: threading.Event) -> None:
     """Record the seq of every diff line printed, as it appears.
 
@@ -137,12 +158,24 @@ def _read(stdout: IO[bytes], seqs: list[int], started: threading.Event) -> None:
     started.set()
 
 
-def command(log: Path) -> list[str]:
-    """Return the command line under test: the console script, or ``-m`` without it."""
-    program = (
-        [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "a2ui_stream._shell.cli"]
-    )
-    return [*program, "process", "--log", str(log), "--fsync", "always", "--no-progress", "-"]
+def program() -> list[str]:
+    """Return the program under test: the console script, or ``-m`` without it."""
+    return [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "a2ui_stream"]
+
+
+def command(log: Path, fsync: str = "always", *options: str) -> list[str]:
+    """Return the command line under test, reading the stream from standard input."""
+    return [
+        *program(),
+        "process",
+        "--log",
+        str(log),
+        "--fsync",
+        fsync,
+        "--no-progress",
+        *options,
+        "-",
+    ]
 
 
 def kill_once(log: Path, lines: tuple[bytes, ...], rng: random.Random) -> Outcome:
@@ -252,13 +285,249 @@ def check(log: Path, lines: tuple[bytes, ...], outcome: Outcome) -> int:
     return dropped
 
 
+@cache
+def expected_output(lines: tuple[bytes, ...]) -> tuple[bytes, ...]:
+    """Return the diff lines one uninterrupted ``process`` (no log) prints for ``lines``."""
+    completed = subprocess.run(  # noqa: S603 - our own command line, no shell
+        [*program(), "process", "--no-progress", "-"],
+        input=b"".join(line + b"\n" for line in lines),
+        capture_output=True,
+        check=True,
+    )
+    return tuple(completed.stdout.splitlines(keepends=True))
+
+
+class Delivery(NamedTuple):
+    """What :func:`deliver_exactly_once` counted."""
+
+    kills: int
+    runs: int
+    rounds: int
+    delivered: int
+    lost: int
+    duplicated: int
+    max_lag: int
+    caught_up: int
+    """Kills after which the log held events whose diffs the consumer lacked: the restart
+    printed them again (``--from``); without it they would never have been printed."""
+
+
+def _logged(log: Path) -> int:
+    """Count the complete events in ``log`` (a torn last line is not one)."""
+    if not log.exists():
+        return 0
+    with FileLog.open(log, readonly=True) as reopened:
+        return len(reopened)
+
+
+def _consume(
+    stdout: IO[bytes],
+    consumer: exactly_once.Consumer,
+    out: list[bytes],
+    plan: tuple[int, threading.Event],
+) -> None:
+    """Hand every printed line to the consumer, keeping the ones it accepts.
+
+    Sets the plan's event once its number of lines (accepted or not) was read.
+    """
+    due, reached = plan
+    for read, raw in enumerate(stdout, 1):
+        line = consumer.take(raw)
+        if line is not None:
+            out.append(line)
+        if read >= due:
+            reached.set()
+    reached.set()
+
+
+def _lag(per_seq: dict[int, int], logged: int, checkpoint: exactly_once.Checkpoint) -> int:
+    """Count the logged events whose diff lines the consumer has not all received."""
+    return sum(
+        1
+        for seq, count in per_seq.items()
+        if seq < logged
+        and (seq > checkpoint.seq or (seq == checkpoint.seq and checkpoint.lines < count))
+    )
+
+
+class Kill(NamedTuple):
+    """When to SIGKILL a run: ``delay`` seconds after it printed ``lines`` lines."""
+
+    lines: int
+    delay: float
+
+
+def _run_once(
+    log: Path,
+    lines: tuple[bytes, ...],
+    consumer: exactly_once.Consumer,
+    out: list[bytes],
+    *,
+    fsync: str,
+    kill: Kill | None,
+) -> bool:
+    """Start the command on the log and the rest of the input, and SIGKILL it as planned.
+
+    Returns:
+        Whether it was killed (``False``: it ran to the end of its input, exit 0).
+    """
+    start = _logged(log)  # the source resumes after the last event the log kept
+    data = b"".join(line + b"\n" for line in lines[start:])
+    consumer.restart()
+    process = subprocess.Popen(  # noqa: S603 - our own command line, no shell
+        command(log, fsync, *consumer.arguments()),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    assert process.stderr is not None
+    stop, reached = threading.Event(), threading.Event()
+    # Unpaced: the command is busy, so kills land between logging an event and
+    # printing its diffs as often as that window is long.
+    feeder = threading.Thread(target=_feed_all, args=(process.stdin, data))
+    reader = threading.Thread(
+        target=_consume,
+        args=(process.stdout, consumer, out, (kill.lines if kill else 1 << 62, reached)),
+    )
+    feeder.start()
+    reader.start()
+    killed = False
+    try:
+        if kill is None:
+            feeder.join()  # the whole rest of the input, then end of file
+        else:
+            deadline = time.monotonic() + _START_TIMEOUT
+            while not reached.wait(0.005) and process.poll() is None:
+                assert time.monotonic() < deadline, f"{kill.lines} lines not printed in time"
+            time.sleep(kill.delay)
+            if process.poll() is None:
+                os.kill(process.pid, signal.SIGKILL)
+                killed = True
+    finally:
+        stop.set()
+        errors = process.stderr.read()
+        process.wait()
+        reader.join()
+        feeder.join()
+        process.stdout.close()
+        process.stderr.close()
+    assert killed or process.returncode == 0, errors.decode(errors="replace")
+    return killed
+
+
+def _plan(rng: random.Random, remaining: int) -> Kill:
+    """Pick a kill: a quarter at a random time from start (start-up, fold, catch-up),
+    the rest just after a random number of the lines still to come."""
+    if rng.random() < 0.25 or remaining < 1:
+        return Kill(0, rng.uniform(0.0, 0.6))
+    return Kill(rng.randint(1, remaining), rng.uniform(0.0, 0.005))
+
+
+def deliver_exactly_once(
+    directory: Path,
+    lines: tuple[bytes, ...],
+    *,
+    kills: int,
+    seed: int,
+    fsync: str = "never",
+) -> Delivery:
+    """SIGKILL the command ``kills`` times and count what the consumer got, and how often.
+
+    In rounds: a fresh log, then runs killed as :func:`_plan` decides (in start-up, in
+    the fold and catch-up of a resume, and mid-stream) and restarted with the recipe,
+    until one runs to the end of the input. The consumer's lines are compared with an uninterrupted
+    run's as multisets (``lost``, ``duplicated``) and in order. After each kill the
+    logged events whose diffs the consumer lacks are counted (``max_lag``).
+
+    Raises:
+        AssertionError: a run failed, the order differs, or the final log is not the input.
+    """
+    expected = expected_output(lines)
+    per_seq: dict[int, int] = collections.Counter(
+        int(found.group(1)) for line in expected if (found := _SEQ.match(line))
+    )
+    rng = random.Random(seed)
+    done = runs = rounds = lost = duplicated = max_lag = caught_up = delivered = 0
+    while done < kills:
+        rounds += 1
+        log = directory / f"once-{rounds}.log"
+        consumer = exactly_once.Consumer()
+        out: list[bytes] = []
+        while True:
+            runs += 1
+            kill = _plan(rng, len(expected) - len(out)) if done < kills else None
+            if not _run_once(log, lines, consumer, out, fsync=fsync, kill=kill):
+                break
+            done += 1
+            lag = _lag(per_seq, _logged(log), consumer.checkpoint)
+            caught_up += lag > 0
+            max_lag = max(max_lag, lag)
+        got, want = collections.Counter(out), collections.Counter(expected)
+        lost += sum((want - got).values())
+        duplicated += sum((got - want).values())
+        delivered += len(out)
+        assert lost or duplicated or tuple(out) == expected, "every line once, but out of order"
+        assert log.read_bytes() == b"".join(line + b"\n" for line in lines)
+    return Delivery(done, runs, rounds, delivered, lost, duplicated, max_lag, caught_up)
+
+
+def deliver_in_parallel(
+    directory: Path,
+    lines: tuple[bytes, ...],
+    *,
+    kills: int,
+    seed: int,
+    fsyncs: tuple[str, ...] = ("never",),
+    parallel: int = 2,
+) -> Delivery:
+    """Run :func:`deliver_exactly_once` ``parallel`` times at once, cycling ``fsyncs``.
+
+    The kills are shared out; the figures are summed (``max_lag``: the largest).
+    """
+    shares = [kills // parallel + (index < kills % parallel) for index in range(parallel)]
+
+    def one(index: int) -> Delivery:
+        place = directory / f"loop-{index}"
+        place.mkdir()
+        fsync = fsyncs[index % len(fsyncs)]
+        return deliver_exactly_once(
+            place, lines, kills=shares[index], seed=seed + index, fsync=fsync
+        )
+
+    expected_output(lines)  # once, before the threads need it
+    with ThreadPoolExecutor(max_workers=parallel) as pool:
+        results = list(pool.map(one, range(parallel)))
+    total = Delivery(*(sum(column) for column in zip(*results, strict=True)))
+    return total._replace(max_lag=max(result.max_lag for result in results))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Kill the CLI many times and print a summary; the first broken guarantee raises."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--kills", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--parallel", type=int, default=4)
+    parser.add_argument("--once", action="store_true", help="check exactly-once delivery")
+    parser.add_argument("--events", type=int, default=300, help="input events (--once)")
+    parser.add_argument(
+        "--fsync", default="never", help="fsync policies, comma-separated, one per loop (--once)"
+    )
     arguments = parser.parse_args(argv)
+    if arguments.once:
+        with tempfile.TemporaryDirectory() as directory:
+            started = time.perf_counter()
+            summary = deliver_in_parallel(
+                Path(directory),
+                stream_lines(arguments.events),
+                kills=arguments.kills,
+                seed=arguments.seed,
+                fsyncs=tuple(arguments.fsync.split(",")),
+                parallel=arguments.parallel,
+            )
+        sys.stdout.write(f"{summary} in {time.perf_counter() - started:.1f} s\n")
+        return 1 if summary.lost or summary.duplicated or summary.max_lag > 1 else 0
     lines = stream_lines()
     torn = printed = 0
     with tempfile.TemporaryDirectory() as directory:

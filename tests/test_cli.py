@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import cli_crash
+import exactly_once
 import pytest
 import stream_cases as cases
 
@@ -72,6 +73,18 @@ def write(tmp_path: Path) -> Callable[[str, bytes], Path]:
         return path
 
     return make
+
+
+def processor_json(data: bytes) -> list[dict[str, Any]]:
+    """Return the diff lines ``process`` prints for ``data``, decoded."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "a2ui_stream", "process", "-"],
+        input=data,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    return [json.loads(line) for line in completed.stdout.splitlines()]
 
 
 def processor_diffs(data: bytes) -> list[tuple[int, str, str]]:
@@ -716,3 +729,127 @@ class TestCrash:
         processor.feed(b"".join(line + b"\n" for line in lines[:100]))
         assert [record for _, record in log.read()] == list(lines[:100])
         assert max(len(line) for line in lines) > 20_000
+
+
+class TestExactlyOnce:
+    """``process --log L --from SEQ``: a restarted consumer gets every diff exactly once."""
+
+    def test_from_writes_the_diffs_of_logged_events_again(
+        self, cli: Callable[..., Result], tmp_path: Path, write: Callable[[str, bytes], Path]
+    ) -> None:
+        """The diffs of logged events from SEQ on come first, then the new events'."""
+        lines = cases.RECORDING.splitlines(keepends=True)
+        half = len(lines) // 2
+        log = tmp_path / "events.log"
+        whole = cli("process", cases.RECORDING_PATH).lines
+        first = cli("process", "--log", log, write("a", b"".join(lines[:half]))).lines
+        # The consumer crashed having handled only the diffs before seq 5.
+        seen = [d for d in first if d["seq"] < 5]
+        assert len(seen) < len(first)
+        second = cli("process", "--log", log, "--from", "5", write("b", b"".join(lines[half:])))
+        assert second.code == 0
+        assert seen + second.lines == whole
+        # Without --from the logged events' diffs are not written again: they would be lost.
+        assert cli("process", "--log", log, "--from", str(len(lines)), os.devnull).out == b""
+
+    def test_from_past_the_end_of_the_log_is_refused(
+        self, cli: Callable[..., Result], tmp_path: Path
+    ) -> None:
+        """A consumer ahead of the log saw events the log lost: exit 2, nothing written."""
+        log = tmp_path / "events.log"
+        assert cli("process", "--log", log, cases.RECORDING_PATH).code == 0
+        before = log.read_bytes()
+        count = len(cases.RECORDING.splitlines())
+        assert cli("process", "--log", log, "--from", str(count), os.devnull).code == 0
+        result = cli("process", "--log", log, "--from", str(count + 1), cases.RECORDING_PATH)
+        assert result.code == 2
+        assert result.out == b""
+        assert f"holds {count} events" in result.err
+        assert log.read_bytes() == before
+        assert cli("process", "--from", "1", cases.RECORDING_PATH).code == 2
+        assert cli("process", "--from", "0", cases.RECORDING_PATH).code == 0
+
+    def test_consumer_recipe(self) -> None:
+        """The example consumer drops the lines it counted and lines cut by a crash."""
+        consumer = exactly_once.Consumer()
+        assert consumer.arguments() == []
+        lines = [b'{"seq":3,"a":1}\n', b'{"seq":3,"a":2}\n', b'{"seq":4,"a":3}\n']
+        assert consumer.take(lines[0]) == lines[0]
+        assert consumer.take(lines[1][:-4]) is None  # torn by the crash
+        assert consumer.checkpoint == exactly_once.Checkpoint(3, 1)
+        assert consumer.arguments() == ["--from", "3"]
+        consumer.restart()
+        assert [consumer.take(line) for line in lines] == [None, lines[1], lines[2]]
+        assert consumer.checkpoint == exactly_once.Checkpoint(4, 1)
+
+    def test_sigkill_loses_and_repeats_no_diff(self, tmp_path: Path) -> None:
+        """Killed at random points and restarted with the README's recipe, the command
+        delivers every diff exactly once, and the log is never more than one event ahead.
+
+        ``A2UI_KILLS`` sets the number of kills (a soak: ``tests/cli_crash.py --once``)."""
+        kills = int(os.environ.get("A2UI_KILLS", "6"))
+        delivery = cli_crash.deliver_in_parallel(
+            tmp_path,
+            cli_crash.stream_lines(150),
+            kills=kills,
+            seed=20261201,
+            fsyncs=("never", "always"),
+        )
+        assert delivery.kills == kills
+        assert (delivery.lost, delivery.duplicated) == (0, 0), delivery
+        assert delivery.max_lag <= 1, delivery
+
+
+#: Runs the command line with a file size limit: a write past it fails with EFBIG, as
+#: on a full disk (SIGXFSZ ignored), set in the child itself rather than by preexec_fn.
+LIMITED = """
+import resource, runpy, signal, sys
+limit = int(sys.argv.pop(1))
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+sys.argv[0] = "a2ui-stream"
+runpy.run_module("a2ui_stream", run_name="__main__")
+"""
+
+
+class TestIoErrors:
+    """Every I/O error names its file and exits 2; what was logged was printed first."""
+
+    def test_full_standard_output_is_named(self) -> None:
+        if not Path("/dev/full").exists():
+            pytest.skip("/dev/full does not exist on this system")
+        with Path("/dev/full").open("wb") as full:
+            completed = subprocess.run(  # noqa: S603 - our own command line
+                [sys.executable, "-m", "a2ui_stream", "process", str(cases.RECORDING_PATH)],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                check=False,
+                timeout=60,
+            )
+        assert completed.returncode == 2
+        assert b"path=<stdout>" in completed.stderr
+        assert b"No space left on device" in completed.stderr
+        assert b"Traceback" not in completed.stderr
+
+    def test_log_on_a_full_disk_is_named_and_its_events_printed(self, tmp_path: Path) -> None:
+        """The log's file size limit stands in for a full disk (RLIMIT_FSIZE: EFBIG)."""
+        log = tmp_path / "events.log"
+        arguments = ["process", "--log", str(log), str(cases.RECORDING_PATH)]
+        completed = subprocess.run(  # noqa: S603 - our own command line
+            [sys.executable, "-c", LIMITED, "3000", *arguments],
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+        assert completed.returncode == 2
+        assert f"path={log}".encode() in completed.stderr
+        assert b"File too large" in completed.stderr
+        with FileLog.open(log, readonly=True) as reopened:
+            logged = len(reopened)
+            assert reopened.recovered is None  # the half-written record was cut off
+        assert 0 < logged < len(cases.RECORDING.splitlines())
+        printed = [json.loads(line) for line in completed.stdout.splitlines()]
+        whole = [d for d in processor_json(cases.RECORDING) if d["seq"] < logged]
+        # Every logged event's diffs were printed before the next event was logged.
+        assert printed == whole
+        assert printed

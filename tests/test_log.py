@@ -713,6 +713,26 @@ class TestWriteFailure:
             assert len(log) == 1
         assert path.read_bytes() == b"kept\n"
 
+    @pytest.mark.parametrize("step", ["write", "sync"])
+    def test_errors_name_the_log(
+        self, path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+    ) -> None:
+        """An error from a call on the descriptor names the log's path (not None)."""
+
+        def full(*_args: object) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        with FileLog.open(path) as log:
+            if step == "write":
+                monkeypatch.setattr(os, "write", full)
+            else:
+                monkeypatch.setattr(log, "_sync", full)
+            with pytest.raises(OSError, match="No space left") as caught:
+                log.append(b"a")
+            monkeypatch.undo()
+        assert caught.value.filename == str(path)
+        assert caught.value.errno == errno.ENOSPC
+
     def test_short_writes_are_continued(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         """A write the kernel takes in pieces still lands whole."""
         real_write = os.write

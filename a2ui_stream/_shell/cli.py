@@ -26,13 +26,13 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell import live, render
-from a2ui_stream._shell.filelog import FileLog
+from a2ui_stream._shell.filelog import FileLog, naming
 from a2ui_stream._shell.pipeline import iter_file_chunks, replay
 from a2ui_stream._state.stream import PartDiff, RunState, StreamState
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import EventDecoder
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
-from a2ui_stream.errors import A2uiStreamError
+from a2ui_stream.errors import A2uiStreamError, UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -73,8 +73,16 @@ class _FinalRun(msgspec.Struct, kw_only=True, rename="camel"):
     parts: list[_FinalPart]
 
 
+#: Encoded output held before it is written even without a flush: one write per this
+#: much, so replaying a long log never holds its whole output.
+_OUTPUT_BATCH = 1 << 20
+
+
 class _Output:
-    """Encodes output lines into one reused buffer and writes them in batches."""
+    """Encodes output lines into one reused buffer and writes them in batches.
+
+    Write errors name ``<stdout>``: a full disk behind a redirection is reported there.
+    """
 
     def __init__(self, stream: BinaryIO, *, patches: bool) -> None:
         self._stream = stream
@@ -115,12 +123,19 @@ class _Output:
     def _line(self, value: object) -> None:
         self._encoder.encode_into(value, self._buffer, len(self._buffer))
         self._buffer.extend(b"\n")
+        if len(self._buffer) >= _OUTPUT_BATCH:
+            self._write()
+
+    def _write(self) -> None:
+        with naming("<stdout>"):
+            self._stream.write(self._buffer)
+        self._buffer.clear()
 
     def flush(self) -> None:
         if self._buffer:
-            self._stream.write(self._buffer)
-            self._buffer.clear()
-        self._stream.flush()
+            self._write()
+        with naming("<stdout>"):
+            self._stream.flush()
 
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.DEBUG: "debug"}
@@ -220,6 +235,16 @@ def _parser() -> argparse.ArgumentParser:
         "--format", choices=("auto", "jsonl", "sse"), default="auto", help="input framing"
     )
     process.add_argument("--no-progress", action="store_true", help="never show progress")
+    process.add_argument(
+        "--from",
+        dest="emit_from",
+        type=int,
+        metavar="SEQ",
+        help=(
+            "on resuming --log, first write the diffs of the logged events from this "
+            "sequence number on (for a consumer catching up after a crash)"
+        ),
+    )
 
     replay_cmd = commands.add_parser("replay", help="rebuild the same output from an event log")
     replay_cmd.add_argument("log", type=Path, help="a log written by process --log")
@@ -288,10 +313,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return EXIT_OK
     except OSError as error:
-        # A missing or unreadable file is a usage error: say which and why; a traceback
-        # would suggest a bug.
-        path, reason = str(error.filename), error.strerror
-        logger.error("cannot use file", path=path, reason=reason)  # noqa: TRY400 - see above
+        # A missing, unreadable or full file is a usage error: say which and why; a
+        # traceback would suggest a bug. Every I/O site names its file (``naming``).
+        if error.filename is None:  # one of the log's own errors: its message names the file
+            logger.error(str(error))  # noqa: TRY400 - see above
+        else:
+            path, reason = str(error.filename), error.strerror
+            logger.error("cannot use file", path=path, reason=reason)  # noqa: TRY400
         return EXIT_USAGE
     except A2uiStreamError as error:
         # Misuse the library refused, such as a second writer on one log.
@@ -322,9 +350,16 @@ def _open_input(name: str, stack: ExitStack) -> BinaryIO:
     return stack.enter_context(Path(name).open("rb"))
 
 
+def _read(source: BinaryIO, name: str) -> Iterator[bytes]:
+    """Read the input in chunks; a read error names the input (``<stdin>`` for ``-``)."""
+    with naming("<stdin>" if name == "-" else name):
+        yield from iter_file_chunks(source)
+
+
 def _process(arguments: argparse.Namespace, logger: Any) -> int:
     output = _Output(sys.stdout.buffer, patches=arguments.diffs == "patch")
     progress = _Progress(sys.stderr, enabled=not arguments.no_progress)
+    printing = not arguments.final
     with ExitStack() as stack:
         source = _open_input(arguments.input, stack)
         log = None
@@ -332,25 +367,33 @@ def _process(arguments: argparse.Namespace, logger: Any) -> int:
             log = stack.enter_context(_open_log(arguments.log, arguments.fsync, source))
             if log.recovered is not None:
                 _log_diagnostics(logger, [log.recovered])
+        _check_from(arguments.emit_from, log)
         keep_runs = None if arguments.final else 0
+        replayed = output if printing and arguments.emit_from is not None else None
         processor = Processor(
             format=arguments.format,
             strict=arguments.strict,
             log=log,
             keep_runs=keep_runs,
-            state=_resume(log, keep_runs, logger),
+            state=_resume(log, keep_runs, logger, replayed, arguments.emit_from or 0),
         )
-        for chunk in iter_file_chunks(source):
-            diffs = processor.feed(chunk)
-            if not arguments.final:
-                output.diffs(diffs)
-                output.flush()
+        # With a log, each event's diffs are written before the next event is logged,
+        # so a crash leaves at most one logged event whose diffs were not printed. Fed
+        # a line at a time, the processor decides at most one event per call (a JSONL
+        # line, or the blank line ending an SSE event).
+        by_line = log is not None and printing
+        for chunk in _read(source, arguments.input):
+            for piece in chunk.splitlines(keepends=True) if by_line else (chunk,):
+                diffs = processor.feed(piece)
+                if printing and diffs:
+                    output.diffs(diffs)
+                    output.flush()
             _log_diagnostics(logger, processor.take_diagnostics())
             progress.advance(len(chunk), processor.state.seq)
             if processor.stopped:
                 break
         diffs = processor.close()
-        if not arguments.final:
+        if printing:
             output.diffs(diffs)
         _log_diagnostics(logger, processor.take_diagnostics())
         progress.done()
@@ -358,6 +401,22 @@ def _process(arguments: argparse.Namespace, logger: Any) -> int:
             output.runs(processor.state.runs)
         output.flush()
     return EXIT_BAD_INPUT if processor.stopped else EXIT_OK
+
+
+def _check_from(emit_from: int | None, log: FileLog | None) -> None:
+    """Refuse a ``--from`` past the log's end: the consumer saw events the log lost.
+
+    Raises:
+        UsageError: ``emit_from`` is more than the number of logged events.
+    """
+    held = 0 if log is None else len(log)
+    if emit_from is not None and emit_from > held:
+        where = "no log was given" if log is None else f"the log {log.path} holds {held} events"
+        raise UsageError(
+            f"--from {emit_from} is past the end of the log: {where}, so events a "
+            "consumer saw are missing (lost with --fsync never or batch on a power loss, "
+            "or another log); start the consumer over from a log that has them"
+        )
 
 
 def _open_log(path: Path, fsync: FsyncPolicy, source: BinaryIO) -> FileLog:
@@ -387,19 +446,31 @@ def _identity(stream: object) -> tuple[int, int] | None:
     return status.st_dev, status.st_ino
 
 
-def _resume(log: FileLog | None, keep_runs: int | None, logger: Any) -> StreamState | None:
+def _resume(
+    log: FileLog | None,
+    keep_runs: int | None,
+    logger: Any,
+    output: _Output | None = None,
+    emit_from: int = 0,
+) -> StreamState | None:
     """Fold the events a log already holds, so processing continues where it stopped.
 
     The state is always the fold of the log: appending new events to a log whose
     earlier events were ignored would make ``replay`` disagree with what was printed.
+    With ``output``, the diffs of the folded events from seq ``emit_from`` on are written
+    again (``process --from``), and flushed before any new event is logged.
     """
     if log is None or len(log) == 0:
         return None
     state = StreamState()
     for reduction in replay(log, reducer=Reducer(keep_runs=keep_runs)):
         state = reduction.state
-        # Their diffs and warnings were printed when the events were first processed.
+        # Their warnings were logged when the events were first processed.
         _log_diagnostics(logger, (d for d in reduction.diagnostics if d.code == "log.bad_event"))
+        if output is not None and reduction.diffs and reduction.diffs[0].seq >= emit_from:
+            output.diffs(reduction.diffs)
+    if output is not None:
+        output.flush()
     logger.info("resuming from the log", path=str(log.path), events=len(log))
     return state
 

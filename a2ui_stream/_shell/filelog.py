@@ -187,20 +187,21 @@ class FileLog(Closable):
         flags |= os.O_RDONLY if readonly else os.O_RDWR | os.O_APPEND | os.O_CREAT
         fd = os.open(log_path, flags, 0o644)
         try:
-            _refuse(log_path, fd, distinct_from or {}, events_only=events_only)
-            os.set_blocking(fd, True)
-            if not readonly:
-                _lock(fd, log_path)
-            scan = logscan.scan(fd)
-            recovered = None
-            if scan.total != scan.committed:
-                recovered = logscan.torn_tail(log_path, scan, readonly=readonly)
+            with naming(log_path):
+                _refuse(log_path, fd, distinct_from or {}, events_only=events_only)
+                os.set_blocking(fd, True)
                 if not readonly:
-                    os.ftruncate(fd, scan.committed)
-                    if fsync != "never":
-                        _sync_function()(fd)
-            if created and fsync != "never":
-                _sync_directory(log_path.parent)
+                    _lock(fd, log_path)
+                scan = logscan.scan(fd)
+                recovered = None
+                if scan.total != scan.committed:
+                    recovered = logscan.torn_tail(log_path, scan, readonly=readonly)
+                    if not readonly:
+                        os.ftruncate(fd, scan.committed)
+                        if fsync != "never":
+                            _sync_function()(fd)
+                if created and fsync != "never":
+                    _sync_directory(log_path.parent)
         except BaseException:
             os.close(fd)
             raise
@@ -322,7 +323,9 @@ class FileLog(Closable):
         self._check_open()
         if not 0 <= offset <= self._size:
             raise UsageError(f"offset {offset} is outside the log's {self._size} bytes")
-        if offset and os.pread(self._fd, 1, offset - 1) != _NEWLINE:
+        with naming(self.path):
+            before = os.pread(self._fd, 1, offset - 1) if offset else _NEWLINE
+        if before != _NEWLINE:
             raise UsageError(f"offset {offset} is not the start of a record in {self.path}")
         indexed, seq = self._index.at_offset(offset)
         seq += logscan.count_newlines(self._fd, indexed, offset)
@@ -345,7 +348,8 @@ class FileLog(Closable):
         self._closed = True
         try:
             if self._policy == "batch" and self._unsynced and self._failure is None:
-                self._sync(self._fd)
+                with naming(self.path):
+                    self._sync(self._fd)
         finally:
             os.close(self._fd)
 
@@ -368,6 +372,7 @@ class FileLog(Closable):
             # Also on KeyboardInterrupt: a record left half written would merge with the
             # next one, so cut it off and refuse further appends.
             self._fail(exc, truncate_to=start)
+            _name(exc, self.path)
             raise
         if start + len(data) >= self._index.next_at:
             self._index.add(data, len(data), start, self._count)
@@ -396,6 +401,7 @@ class FileLog(Closable):
             # After a failed fsync the kernel may have dropped the dirty pages, and a
             # retry would report success: the only safe answer is to stop appending.
             self._fail(exc, truncate_to=None)
+            _name(exc, self.path)
             raise
         self._unsynced = 0
         self._last_sync = _clock()
@@ -432,9 +438,9 @@ class FileLog(Closable):
         Reads through a separate open file (so closing the log, or its lock, never
         depends on a reader), checked to be the same file the log holds.
         """
-        with self.path.open("rb") as file:
-            stat = os.fstat(file.fileno())
-            if (stat.st_dev, stat.st_ino) != self._identity:
+        with naming(self.path), self.path.open("rb") as file:
+            status = os.fstat(file.fileno())
+            if (status.st_dev, status.st_ino) != self._identity:
                 raise OSError(f"the log file {self.path} was replaced while open")
             file.seek(offset)
             readline = file.readline
@@ -448,6 +454,28 @@ class FileLog(Closable):
                 if seq >= start:
                     yield seq, raw[:-1]
                 seq += 1
+
+
+@contextlib.contextmanager
+def naming(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Make every :class:`OSError` raised inside name ``path`` (see :func:`_name`)."""
+    try:
+        yield
+    except OSError as error:
+        _name(error, path)
+        raise
+
+
+def _name(error: BaseException, path: str | os.PathLike[str]) -> None:
+    """Give an :class:`OSError` that names no file the name of the one it concerns.
+
+    A call on a file descriptor (``write``, ``fsync``, ``pread``) raises an error without
+    a file name, so a full disk would be reported as ``path=None``; the type, errno and
+    traceback stay as they were. An error without an errno is one of ours, whose message
+    names the file already.
+    """
+    if isinstance(error, OSError) and error.filename is None and error.errno is not None:
+        error.filename = os.fspath(path)
 
 
 def _refuse_kind(path: Path, status: os.stat_result) -> None:
