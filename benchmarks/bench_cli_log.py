@@ -1,16 +1,20 @@
 """What ``process --log`` costs per fsync policy, end to end through the real command.
 
 Runs ``python -m a2ui_stream process --no-progress [--log L --fsync F] INPUT`` in a fresh
-process per cell, its output drained through a pipe as a consumer would, and reports the
-best wall time of ``--repeat`` runs as MB/s and events/s, with the no-log run as the
-baseline. ``--always-mb`` sizes the ``always`` input separately (an fsync per event is
-slow on most disks). Set ``PYTHONPATH`` to another checkout to measure its code instead,
-for a before/after comparison on one machine.
+process per run, its output drained through a pipe as a consumer would, and reports the
+best wall time of ``--repeat`` runs as MB/s and events/s, with the no-log run of the same
+input as the baseline. ``--always-mb`` sizes the ``always`` input separately (an fsync
+per event is slow on most disks).
+
+``--against ROOT`` also runs another checkout's code (``PYTHONPATH=ROOT``), alternating
+with this one run by run so both see the same machine load, and prints the ratio: the
+fair before/after comparison on a shared machine.
 
 Usage::
 
     python benchmarks/bench_cli_log.py [--workloads chat-mixed,data-churn-delta]
-        [--mb 8] [--always-mb 1] [--repeat 3] [--fsync never,batch,always]
+        [--mb 8] [--always-mb 0.5] [--repeat 3] [--fsync never,batch,always]
+        [--against /path/to/other/checkout]
 """
 
 from __future__ import annotations
@@ -38,22 +42,25 @@ def _input(workload: str, mb: float) -> tuple[Path, int]:
     return path, path.read_bytes().count(b"\n")
 
 
-def _run(source: Path, log: Path | None, fsync: str) -> float:
-    """Run the command once; return its wall time in seconds."""
+def _run(source: Path, log: Path | None, fsync: str, root: str | None, cwd: Path) -> float:
+    """Run the command once (``root``: that checkout's code); return its wall time."""
     command = [sys.executable, "-m", "a2ui_stream", "process", "--no-progress"]
     if log is not None:
         log.unlink(missing_ok=True)
         command += ["--log", str(log), "--fsync", fsync]
+    env = dict(os.environ)
+    if root is not None:
+        env["PYTHONPATH"] = root
     started = time.perf_counter()
     with (
-        subprocess.Popen([*command, str(source)], stdout=subprocess.PIPE) as process,
+        subprocess.Popen([*command, str(source)], stdout=subprocess.PIPE, env=env, cwd=cwd) as run,
         Path(os.devnull).open("wb") as sink,
     ):
-        if process.stdout is not None:
-            shutil.copyfileobj(process.stdout, sink)
+        if run.stdout is not None:
+            shutil.copyfileobj(run.stdout, sink)
     elapsed = time.perf_counter() - started
-    if process.returncode != 0:
-        raise SystemExit(f"{command} exited {process.returncode}")
+    if run.returncode != 0:
+        raise SystemExit(f"{command} exited {run.returncode}")
     return elapsed
 
 
@@ -62,31 +69,48 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--workloads", default="chat-mixed,data-churn-delta")
     parser.add_argument("--mb", type=float, default=8.0)
-    parser.add_argument("--always-mb", type=float, default=1.0)
+    parser.add_argument("--always-mb", type=float, default=0.5)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--fsync", default="never,batch,always")
+    parser.add_argument("--against", help="another checkout to compare with")
     arguments = parser.parse_args(argv)
-    print("| workload | MB | log | best s | MB/s | events/s | vs no log |")
-    print("|---|---:|---|---:|---:|---:|---:|")
+    roots: list[str | None] = [None] if arguments.against is None else [None, arguments.against]
+    head = "| workload | MB | log | best s | MB/s | events/s | vs no log |"
+    rule = "|---|---:|---|---:|---:|---:|---:|"
+    if arguments.against:
+        head += " other best s | other ÷ this |"
+        rule += "---:|---:|"
+    print(head)
+    print(rule)
     with tempfile.TemporaryDirectory(prefix="bench-cli-log-") as directory:
-        log = Path(directory) / "events.log"
+        place = Path(directory)
+        log = place / "events.log"
         baselines: dict[tuple[str, float], float] = {}
         for workload in arguments.workloads.split(","):
             for fsync in ["none", *arguments.fsync.split(",")]:
                 mb = arguments.always_mb if fsync == "always" else arguments.mb
                 source, events = _input(workload, mb)
-                if (workload, mb) not in baselines:
-                    runs = (_run(source, None, "") for _ in range(arguments.repeat))
-                    baselines[workload, mb] = min(runs)
+                times: dict[str | None, list[float]] = {root: [] for root in roots}
+                for _ in range(arguments.repeat):
+                    for root in roots:
+                        target = None if fsync == "none" else log
+                        times[root].append(_run(source, target, fsync, root, place))
+                best = {root: min(values) for root, values in times.items()}
                 if fsync == "none":
-                    best = baselines[workload, mb]
-                else:
-                    best = min(_run(source, log, fsync) for _ in range(arguments.repeat))
+                    baselines[workload, mb] = best[None]
+                elif (workload, mb) not in baselines:
+                    runs = [_run(source, None, "", None, place) for _ in range(arguments.repeat)]
+                    baselines[workload, mb] = min(runs)
                 size = source.stat().st_size / 1e6
-                print(
-                    f"| {workload} | {size:.1f} | {fsync} | {best:.2f} | {size / best:.1f} "
-                    f"| {events / best:,.0f} | {baselines[workload, mb] / best:.2f} |"
+                row = (
+                    f"| {workload} | {size:.1f} | {fsync} | {best[None]:.2f} "
+                    f"| {size / best[None]:.1f} | {events / best[None]:,.0f} "
+                    f"| {baselines[workload, mb] / best[None]:.2f} |"
                 )
+                if arguments.against:
+                    other = best[arguments.against]
+                    row += f" {other:.2f} | {other / best[None]:.2f} |"
+                print(row, flush=True)
     return 0
 
 

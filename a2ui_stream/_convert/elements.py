@@ -26,11 +26,33 @@ if TYPE_CHECKING:
     from a2ui_stream._convert.reuse import Memo
     from a2ui_stream._convert.run import Handler, Run
 
-__all__ = ["HANDLERS", "url_is_safe"]
+__all__ = ["HANDLERS", "markdown_link", "url_is_safe"]
 
 _SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _CONTROL = re.compile(r"[\x00-\x20\x7f]")
 _NUMBER: Final = (int, float)
+#: What a media link's text escapes with a backslash, so it shows as the plain text it
+#: is: what could end the text, nest a link or image, or open a code span, autolink or
+#: raw HTML (which bind tighter than links in CommonMark), emphasis or strikethrough,
+#: and an ``&`` that would start a character reference.
+_LINK_TEXT_SPECIAL = re.compile(
+    r"[\\\[\]<>`*_!~]|&(?=#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)"
+)
+#: Line endings in a link text: a blank line would end the paragraph, and a line could
+#: start a block (a reference definition, raw HTML); a space reads the same.
+_LINE_ENDING = re.compile(r"\r\n?|\n")
+#: What a link destination percent-encodes: CommonMark ends a bare destination at a
+#: space or control and at an unbalanced parenthesis, reads ``<`` as the start of the
+#: bracketed form, and ``\`` as an escape; a browser would encode all of them too.
+#: Unicode spaces and invisible format characters too: some renderers skip them as
+#: whitespace before a destination, and ``\u00a0javascript:`` would become a scheme.
+_DESTINATION_SPECIAL = re.compile(
+    r"[\s\x00-\x20\x7f-\x9f()<>\\\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e"
+    r"\u2060-\u206f\ufeff\ufff9-\ufffb]"
+)
+#: An ``&`` that would start an entity or character reference, which CommonMark decodes
+#: inside a destination (``javascript&#58;`` is ``javascript:``): escaped, so it stays.
+_REFERENCE = re.compile(r"&(?=#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)")
 
 
 def url_is_safe(url: str) -> bool:
@@ -52,6 +74,36 @@ def url_is_safe(url: str) -> bool:
     if scheme in {"http", "https"}:
         return True
     return scheme == "data" and cleaned[5:].lower().startswith("image/")
+
+
+def _percent(match: re.Match[str]) -> str:
+    """Percent-encode a character as the UTF-8 bytes a browser would send."""
+    return "".join(f"%{byte:02X}" for byte in match.group().encode())
+
+
+def markdown_link(text: str, url: str) -> tuple[str, str]:
+    r"""Write ``[text](url)`` so a CommonMark renderer sees exactly this text and href.
+
+    The text's Markdown syntax is escaped and its line endings become spaces; the URL
+    is percent-encoded where CommonMark would read it as syntax, and an ``&`` that
+    would start a character reference is escaped. Nothing is left for the renderer to
+    decode, so the href it produces is the returned one (percent-encoded further as
+    browsers do anyway), and differs from ``url`` only by percent-encoding: a URL
+    :func:`url_is_safe` accepts gives a safe href (an escape or character reference
+    can no longer turn ``javascript\:`` into a scheme). Ordinary URLs and titles come
+    out as given.
+
+    Args:
+        text: the link text, as plain text.
+        url: the link target.
+
+    Returns:
+        The Markdown, and the href a CommonMark renderer makes of it.
+    """
+    label = _LINK_TEXT_SPECIAL.sub(r"\\\g<0>", _LINE_ENDING.sub(" ", text))
+    href = _DESTINATION_SPECIAL.sub(_percent, url)
+    destination = _REFERENCE.sub(r"\\&", href)
+    return f"[{label}]({destination})", href
 
 
 # -- shared prop helpers ---------------------------------------------------------------
@@ -426,13 +478,10 @@ def _media(run: Run, memo: Memo) -> dict[str, Any] | None:
     title = run.string(memo, run.prop(memo, "description"), "description")
     if not title:
         title = memo.comp.component
-    label = title.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
-    target = url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
-    element: dict[str, Any] = {
-        "$type": "Markdown",
-        "value": run.string(memo, f"[{label}]({target})", "url"),
-    }
-    return element
+    # The href a renderer makes of this link is the checked URL percent-encoded, which
+    # can only end a scheme early, never make one: it is as safe as the URL checked.
+    markdown, _ = markdown_link(title, url)
+    return {"$type": "Markdown", "value": run.string(memo, markdown, "url")}
 
 
 # -- actions ---------------------------------------------------------------------------
