@@ -3,12 +3,14 @@
 Runs ``python -m a2ui_stream process --no-progress [--log L --fsync F] INPUT`` in a fresh
 process per run, its output drained through a pipe as a consumer would, and reports the
 best wall time of ``--repeat`` runs as MB/s and events/s, with the no-log run of the same
-input as the baseline. ``--always-mb`` sizes the ``always`` input separately (an fsync
-per event is slow on most disks).
+input as the baseline, and the best CPU time (user + system) of the child: on a machine
+others share, CPU time moves far less with their load than wall time does.
+``--always-mb`` sizes the ``always`` input separately (an fsync per event is slow on
+most disks).
 
 ``--against ROOT`` also runs another checkout's code (``PYTHONPATH=ROOT``), alternating
 with this one run by run so both see the same machine load, and prints the ratio: the
-fair before/after comparison on a shared machine.
+fair before/after comparison on a shared machine (compare the CPU columns).
 
 Usage::
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -42,8 +45,15 @@ def _input(workload: str, mb: float) -> tuple[Path, int]:
     return path, path.read_bytes().count(b"\n")
 
 
-def _run(source: Path, log: Path | None, fsync: str, root: str | None, cwd: Path) -> float:
-    """Run the command once (``root``: that checkout's code); return its wall time."""
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(
+    source: Path, log: Path | None, fsync: str, root: str | None, cwd: Path
+) -> tuple[float, float]:
+    """Run the command once (``root``: that checkout's code); return wall and CPU time."""
     command = [sys.executable, "-m", "a2ui_stream", "process", "--no-progress"]
     if log is not None:
         log.unlink(missing_ok=True)
@@ -51,7 +61,7 @@ def _run(source: Path, log: Path | None, fsync: str, root: str | None, cwd: Path
     env = dict(os.environ)
     if root is not None:
         env["PYTHONPATH"] = root
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     with (
         subprocess.Popen([*command, str(source)], stdout=subprocess.PIPE, env=env, cwd=cwd) as run,
         Path(os.devnull).open("wb") as sink,
@@ -61,7 +71,7 @@ def _run(source: Path, log: Path | None, fsync: str, root: str | None, cwd: Path
     elapsed = time.perf_counter() - started
     if run.returncode != 0:
         raise SystemExit(f"{command} exited {run.returncode}")
-    return elapsed
+    return elapsed, _cpu() - cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,11 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", help="another checkout to compare with")
     arguments = parser.parse_args(argv)
     roots: list[str | None] = [None] if arguments.against is None else [None, arguments.against]
-    head = "| workload | MB | log | best s | MB/s | events/s | vs no log |"
-    rule = "|---|---:|---|---:|---:|---:|---:|"
+    head = "| workload | MB | log | best s | MB/s | events/s | vs no log | CPU s |"
+    rule = "|---|---:|---|---:|---:|---:|---:|---:|"
     if arguments.against:
-        head += " other best s | other ÷ this |"
-        rule += "---:|---:|"
+        head += " other s | other CPU s | CPU other ÷ this |"
+        rule += "---:|---:|---:|"
     print(head)
     print(rule)
     with tempfile.TemporaryDirectory(prefix="bench-cli-log-") as directory:
@@ -90,26 +100,27 @@ def main(argv: list[str] | None = None) -> int:
             for fsync in ["none", *arguments.fsync.split(",")]:
                 mb = arguments.always_mb if fsync == "always" else arguments.mb
                 source, events = _input(workload, mb)
-                times: dict[str | None, list[float]] = {root: [] for root in roots}
+                times: dict[str | None, list[tuple[float, float]]] = {root: [] for root in roots}
                 for _ in range(arguments.repeat):
                     for root in roots:
                         target = None if fsync == "none" else log
                         times[root].append(_run(source, target, fsync, root, place))
-                best = {root: min(values) for root, values in times.items()}
+                wall = {root: min(w for w, _ in values) for root, values in times.items()}
+                cpu = {root: min(c for _, c in values) for root, values in times.items()}
                 if fsync == "none":
-                    baselines[workload, mb] = best[None]
+                    baselines[workload, mb] = wall[None]
                 elif (workload, mb) not in baselines:
                     runs = [_run(source, None, "", None, place) for _ in range(arguments.repeat)]
-                    baselines[workload, mb] = min(runs)
+                    baselines[workload, mb] = min(w for w, _ in runs)
                 size = source.stat().st_size / 1e6
                 row = (
-                    f"| {workload} | {size:.1f} | {fsync} | {best[None]:.2f} "
-                    f"| {size / best[None]:.1f} | {events / best[None]:,.0f} "
-                    f"| {baselines[workload, mb] / best[None]:.2f} |"
+                    f"| {workload} | {size:.1f} | {fsync} | {wall[None]:.2f} "
+                    f"| {size / wall[None]:.1f} | {events / wall[None]:,.0f} "
+                    f"| {baselines[workload, mb] / wall[None]:.2f} | {cpu[None]:.2f} |"
                 )
                 if arguments.against:
-                    other = best[arguments.against]
-                    row += f" {other:.2f} | {other / best[None]:.2f} |"
+                    other = arguments.against
+                    row += f" {wall[other]:.2f} | {cpu[other]:.2f} | {cpu[other] / cpu[None]:.2f} |"
                 print(row, flush=True)
     return 0
 

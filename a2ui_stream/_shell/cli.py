@@ -26,7 +26,7 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell import live, render
-from a2ui_stream._shell.filelog import FileLog, naming
+from a2ui_stream._shell.filelog import FileLog, name_error, naming
 from a2ui_stream._shell.pipeline import iter_file_chunks, replay
 from a2ui_stream._state.stream import PartDiff, RunState, StreamState
 from a2ui_stream._wire import events as ev
@@ -127,15 +127,23 @@ class _Output:
             self._write()
 
     def _write(self) -> None:
-        with naming("<stdout>"):
+        try:
             self._stream.write(self._buffer)
+        except OSError as error:
+            name_error(error, "<stdout>")
+            raise
         self._buffer.clear()
 
     def flush(self) -> None:
-        if self._buffer:
-            self._write()
-        with naming("<stdout>"):
+        """Write what is buffered and flush the stream: once per event with a log."""
+        try:
+            if self._buffer:
+                self._stream.write(self._buffer)
+                self._buffer.clear()
             self._stream.flush()
+        except OSError as error:
+            name_error(error, "<stdout>")
+            raise
 
 
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.DEBUG: "debug"}

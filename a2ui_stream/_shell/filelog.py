@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from a2ui_stream._wire.diagnostics import Diagnostic
 
-__all__ = ["FileLog", "FsyncPolicy"]
+__all__ = ["FileLog", "FsyncPolicy", "name_error", "naming"]
 
 FsyncPolicy = Literal["always", "batch", "never"]
 """When :class:`FileLog` makes appended records durable.
@@ -372,7 +372,7 @@ class FileLog(Closable):
             # Also on KeyboardInterrupt: a record left half written would merge with the
             # next one, so cut it off and refuse further appends.
             self._fail(exc, truncate_to=start)
-            _name(exc, self.path)
+            name_error(exc, self.path)
             raise
         if start + len(data) >= self._index.next_at:
             self._index.add(data, len(data), start, self._count)
@@ -401,7 +401,7 @@ class FileLog(Closable):
             # After a failed fsync the kernel may have dropped the dirty pages, and a
             # retry would report success: the only safe answer is to stop appending.
             self._fail(exc, truncate_to=None)
-            _name(exc, self.path)
+            name_error(exc, self.path)
             raise
         self._unsynced = 0
         self._last_sync = _clock()
@@ -458,15 +458,15 @@ class FileLog(Closable):
 
 @contextlib.contextmanager
 def naming(path: str | os.PathLike[str]) -> Iterator[None]:
-    """Make every :class:`OSError` raised inside name ``path`` (see :func:`_name`)."""
+    """Make every :class:`OSError` raised inside name ``path`` (see :func:`name_error`)."""
     try:
         yield
     except OSError as error:
-        _name(error, path)
+        name_error(error, path)
         raise
 
 
-def _name(error: BaseException, path: str | os.PathLike[str]) -> None:
+def name_error(error: BaseException, path: str | os.PathLike[str]) -> None:
     """Give an :class:`OSError` that names no file the name of the one it concerns.
 
     A call on a file descriptor (``write``, ``fsync``, ``pread``) raises an error without
