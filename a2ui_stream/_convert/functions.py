@@ -29,7 +29,7 @@ from a2ui_stream._convert.bindings import MISSING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["FUNCTIONS", "Env", "Function", "to_text"]
+__all__ = ["FUNCTIONS", "MAX_NESTING", "Env", "Function", "to_text"]
 
 _ENCODE = msgspec.json.Encoder().encode
 
@@ -98,6 +98,8 @@ def _format_string(args: dict[str, Any], env: Env) -> Any:
     value = args.get("value")
     if type(value) is not str:
         raise TypeError("value must be a string")
+    if type(env) is _Nested:  # called from inside another formatString: it counts on
+        return _Interpolator(env.outer, value, env.level).run()
     return _Interpolator(env, value).run()
 
 
@@ -215,13 +217,41 @@ def _date_field(when: dt.datetime, letter: str, width: int) -> str:
     return field() if field is not None else letter * width
 
 
+#: Expressions nested in one ``formatString`` (``${`` inside ``${``, a call's arguments,
+#: and a formatString called from one, whose text may come from data that names itself):
+#: beyond it the call fails with a warning. Templates nest a call or two; the bound
+#: keeps the parser's recursion short whatever the text.
+MAX_NESTING: Final = 16
+
+
+class _Nested:
+    """The :class:`Env` of a function called from inside a ``formatString``.
+
+    The same reads, and how deeply the call is nested, so that a ``formatString``
+    called there counts on from it.
+    """
+
+    __slots__ = ("level", "outer")
+
+    def __init__(self, outer: Env, level: int) -> None:
+        self.outer = outer
+        self.level = level
+
+    def read(self, pointer: str) -> Any:
+        return self.outer.read(pointer)
+
+    def unsupported(self, name: str) -> None:
+        self.outer.unsupported(name)
+
+
 class _Interpolator:
     r"""``formatString``'s template language: ``${path}``, ``${fn(k: v)}``, ``\\${`` escapes."""
 
-    def __init__(self, env: Env, text: str) -> None:
+    def __init__(self, env: Env, text: str, level: int = 0) -> None:
         self.env = env
         self.text = text
         self.pos = 0
+        self.level = level
 
     def run(self) -> str:
         text, out = self.text, []
@@ -242,6 +272,15 @@ class _Interpolator:
 
     def expression(self, stop: str) -> Any:
         """Parse one expression up to ``stop`` (not consumed) and evaluate it."""
+        if self.level >= MAX_NESTING:
+            raise ValueError(f"formatString nests expressions more than {MAX_NESTING} deep")
+        self.level += 1
+        value = self.evaluate(stop)
+        self.level -= 1
+        return value
+
+    def evaluate(self, stop: str) -> Any:
+        """The body of :meth:`expression`, one nesting level down."""
         text = self.text
         self.skip_space()
         if text.startswith("${", self.pos):
@@ -292,7 +331,7 @@ class _Interpolator:
         if function is None:
             self.env.unsupported(name)
             return MISSING
-        return function(args, self.env)
+        return function(args, _Nested(self.env, self.level))
 
     def skip_space(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos] == " ":

@@ -200,7 +200,14 @@ class Reader:
                     out[key] = resolved
             return out
         if kind is list:
-            return [r for r in (self.resolve(memo, item) for item in value) if r is not MISSING]
+            # A loop, not a comprehension: one frame per level of the prop, whose depth
+            # the surface bounds (``Limits.max_data_depth``).
+            items = []
+            for item in value:
+                resolved = self.resolve(memo, item)
+                if resolved is not MISSING:
+                    items.append(resolved)
+            return items
         return value
 
     def call(self, memo: Memo, name: str, raw_args: Any) -> Any:

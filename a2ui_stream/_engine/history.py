@@ -87,9 +87,9 @@ def rehydrate(
     Returns:
         The history entries in owner order, and diagnostics for what was skipped.
     """
-    listed = [_message_fields(message) for message in messages]
-    behind = _turns_with_activity(listed)
     diagnostics: list[Diagnostic] = []
+    listed = [_message_fields(message, diagnostics) for message in messages]
+    behind = _turns_with_activity(listed)
     owner: str | None = None
     buckets: dict[str, tuple[str, Surfaces]] = {}
     drawn: dict[str, tuple[str, Surfaces]] = {}
@@ -249,15 +249,29 @@ def _tool_events(
 
 
 def _message_fields(
-    message: ev.Message | Mapping[str, Any],
+    message: ev.Message | Mapping[str, Any], diagnostics: list[Diagnostic]
 ) -> tuple[Any, str | None, Mapping[str, Any]]:
     """Return a message's role, id and wire fields: a Struct, a dict or an SDK object.
 
-    A dict may spell fields in camelCase or snake_case (the SDK's ``model_dump()``).
+    A dict may spell fields in camelCase or snake_case (the SDK's ``model_dump()``). A
+    Struct that nests past msgspec's own bound (the interpreter's stack) keeps its role
+    and id, so the messages after it keep their owner, and loses its fields, with a
+    diagnostic in ``diagnostics``.
     """
     value = dumped(message)
-    fields: Mapping[str, Any] = (
-        camel_message(value) if isinstance(value, Mapping) else msgspec.to_builtins(value)
-    )
+    if isinstance(value, Mapping):
+        fields: Mapping[str, Any] = camel_message(value)
+    else:
+        try:
+            fields = msgspec.to_builtins(value)
+        except RecursionError:
+            diagnostics.append(
+                Diagnostic(
+                    code="limit.data_depth",
+                    message="a history message nests too deeply to read; its content was skipped",
+                    severity=Severity.ERROR,
+                )
+            )
+            fields = {"role": type(value).__struct_config__.tag, "id": value.id}
     message_id = fields.get("id")
     return fields.get("role"), message_id if isinstance(message_id, str) else None, fields

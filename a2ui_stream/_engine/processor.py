@@ -17,8 +17,14 @@ import msgspec
 from a2ui_stream._engine.carriers import RENDER_TOOL_NAME
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._state.stream import Part, PartDiff, RunState, StreamState
-from a2ui_stream._wire.codec import Decoded, EventDecoder, encode_event, read_event
-from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.codec import (
+    JSON_TOO_DEEP,
+    Decoded,
+    EventDecoder,
+    encode_event,
+    read_event,
+)
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.errors import UsageError
 
@@ -215,7 +221,10 @@ class Processor:
                 self._diagnostics.append(item)
                 self._halted = self._strict and item.severity is Severity.ERROR
                 continue
-            event, found = read_event(item)
+            try:
+                event, found = read_event(item)
+            except Exception as error:  # noqa: BLE001 - a foreign object's model_dump, or a bug
+                event, found = None, (internal_error(error, f"fed item {type(item).__name__}"),)
             self._diagnostics.extend(found)
             if event is None:
                 self._halted = self._strict
@@ -280,14 +289,33 @@ class Processor:
         self, event: ev.Event, *, line: int | None = None, offset: int | None = None
     ) -> tuple[PartDiff, ...]:
         if self._log is not None:
+            try:
+                record = encode_event(event)
+            except RecursionError:
+                # Its free-form JSON decoded but nests too deeply to encode again from
+                # this deeper stack: the event is dropped, as the decoder would have
+                # dropped it, so the log and the state agree on every event.
+                self._diagnostics.append(_too_deep_to_log(line, offset))
+                self._halted = self._strict
+                return ()
             # Durability: the event is in the log before any diff it causes leaves.
-            self._log.append(encode_event(event))
+            self._log.append(record)
         self._state, diffs, diagnostics = self._reducer.reduce(self._state, event)
         if diagnostics:
             if self._strict and any(d.severity is Severity.ERROR for d in diagnostics):
                 self._halted = True
             self._diagnostics.extend(_located(diagnostics, line, offset))
         return diffs
+
+
+def _too_deep_to_log(line: int | None, offset: int | None) -> Diagnostic:
+    return Diagnostic(
+        code=JSON_TOO_DEEP,
+        message="event nests too deeply to be logged; it was skipped",
+        severity=Severity.ERROR,
+        line=line,
+        offset=offset,
+    )
 
 
 def _located(

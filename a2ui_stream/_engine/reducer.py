@@ -27,7 +27,7 @@ diff.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import immutables
 import msgspec
@@ -36,6 +36,7 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._convert.converter import Converter
 from a2ui_stream._engine.carriers import RENDER_TOOL_NAME, Carriers, ToolConfig, carry, saw_activity
 from a2ui_stream._engine.census import count_surfaces
+from a2ui_stream._engine.content import patch_content, read_content, too_deep
 from a2ui_stream._engine.deltas import Edits, component_edits, content_of, edit_first, is_upsert
 from a2ui_stream._engine.history import normalize_document, rehydrate
 from a2ui_stream._engine.parts import synthesize
@@ -53,12 +54,13 @@ from a2ui_stream._state.stream import (
     StreamState,
 )
 from a2ui_stream._state.surface import ComponentChange, apply_operation
-from a2ui_stream._tree.patch import DataChange, PatchError, apply_patch
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, UpdateDataModel, decode_operation
-from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
 from a2ui_stream._wire.limits import Limits
-from a2ui_stream._wire.numbers import js_number
+
+if TYPE_CHECKING:
+    from a2ui_stream._tree.patch import DataChange
 
 __all__ = ["Reducer", "Reduction"]
 
@@ -104,7 +106,6 @@ _replace = msgspec.structs.replace
 _NO_SURFACES: immutables.Map[str, int] = immutables.Map()
 _RAW = msgspec.Raw
 _CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
-_JSON = msgspec.json.Decoder(float_hook=js_number)
 
 
 class _Context(NamedTuple):
@@ -161,15 +162,21 @@ class Reducer:
 
         Returns:
             The new state, the part diffs of the current run, and diagnostics for
-            anything in the event that could not be used. Never raises for bad input;
-            any exception is a bug.
+            anything in the event that could not be used. Never raises: a bug in a
+            handler is contained here, where every event passes (live, replayed,
+            inspected or resumed), as a ``core.internal_error`` and no change.
         """
         handler = _HANDLERS.get(type(event))
         if handler is None:  # not in drawing_events
             # Most events (text, tool calls, steps) only advance the count.
             return Reduction(_replace(state, seq=state.seq + 1), (), ())
         context = _Context(state.seq, self._converter, self.limits, self.keep_runs, self.tools)
-        new_state, diffs, diagnostics = handler(state, event, context)
+        try:
+            new_state, diffs, diagnostics = handler(state, event, context)
+        except Exception as error:  # noqa: BLE001 - containment: a bug must not stop the stream
+            what = f"event {state.seq} ({type(event).__name__})"
+            problem = internal_error(error, what, seq=state.seq)
+            return Reduction(_replace(state, seq=state.seq + 1), (), (problem,))
         return Reduction(msgspec.structs.replace(new_state, seq=state.seq + 1), diffs, diagnostics)
 
     def skip(self, state: StreamState, count: int) -> StreamState:
@@ -298,6 +305,8 @@ def _on_activity_snapshot(
         view = _CONTENT_VIEW.decode(raw)
     except msgspec.DecodeError as error:
         return state, (), (_content_error(key, context, f"content is not valid: {error}"),)
+    except RecursionError:  # msgspec's own bound, the interpreter's stack
+        return state, (), (_locate(too_deep(context.limits), key, context),)
     operations = view.a2ui_operations
     if isinstance(operations, list):
         # Each Raw is a view into ``raw``, which the bucket keeps anyway: no second copy.
@@ -308,7 +317,10 @@ def _on_activity_snapshot(
         return state, (), (_content_error(key, context, message),)
     if isinstance(view.status, UnsetType):
         return state, (), ()
-    return _apply_lifecycle(state, run, key, _JSON.decode(raw), context)
+    content = read_content(raw, context.limits)
+    if isinstance(content, Diagnostic):
+        return state, (), (_locate(content, key, context),)
+    return _apply_lifecycle(state, run, key, content, context)
 
 
 def _behind_middleware(run: RunState, state: StreamState) -> tuple[RunState, StreamState]:
@@ -590,23 +602,9 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
                 ),
             ),
         )
-    try:
-        patched = apply_patch(content, event.patch)
-    except PatchError as error:
-        return (
-            state,
-            (),
-            (
-                Diagnostic(
-                    code="activity.patch_failed",
-                    message=f"{error}; the state is unchanged",
-                    severity=Severity.WARNING,
-                    seq=context.seq,
-                    message_id=key,
-                    path=f"$.patch[{error.index}]",
-                ),
-            ),
-        )
+    patched, problem = patch_content(content, event.patch, context.limits)
+    if problem is not None:
+        return state, (), (_locate(problem, key, context),)
     if not isinstance(patched, dict):
         message = "the patched content is not an object; the state is unchanged"
         return state, (), (_content_error(key, context, message),)

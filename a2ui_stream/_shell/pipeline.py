@@ -136,10 +136,10 @@ def replay(
     for seq, line in log.read(start):
         try:
             event = decode_event(line)
-        except (msgspec.DecodeError, ValueError) as error:
+        except (msgspec.DecodeError, ValueError, RecursionError) as error:
             problem = Diagnostic(
                 code="log.bad_event",
-                message=f"log line is not a valid event: {error}",
+                message=f"log line is not a valid event: {error or type(error).__name__}",
                 severity=Severity.ERROR,
                 seq=seq,
                 raw=line[:200],

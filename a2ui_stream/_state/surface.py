@@ -33,6 +33,7 @@ from typing import Any, NamedTuple, TypeAlias
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from a2ui_stream._tree.depth import deeper_than
 from a2ui_stream._tree.patch import DataChange, diff
 from a2ui_stream._tree.pointer import PointerError, delete_value, get, parse, set_value
 from a2ui_stream._wire.a2ui import (
@@ -177,22 +178,38 @@ def _size(value: Any) -> int | None:
         return None
 
 
-def _resized(old: Any, new: Any, old_size: int, known: Sequence[DataChange] = ()) -> int | None:
-    """Estimated encoded size of ``new``, which replaces ``old`` of ``old_size`` bytes.
+def _changes(
+    old: Any, new: Any, known: Sequence[DataChange] = ()
+) -> list[tuple[str, tuple[str, ...]]] | None:
+    """Where ``new``, which replaces ``old``, differs from it: ``(op, tokens)`` pairs.
 
     When ``new`` shares containers with ``old`` (an ``ACTIVITY_DELTA`` patches a copy of
-    the operation that wrote the model), only the changed subtrees are measured, so the
-    cost follows the change rather than the model's size: where the change is ``known``
-    (read off the patch) they are measured directly, otherwise found by a diff.
-    Otherwise ``new`` is encoded.
+    the operation that wrote the model, a re-sent value is shared text against text),
+    only the changed subtrees need measuring, so the cost follows the change rather
+    than the model's size: where the change is ``known`` (read off the patch or the
+    texts) it is taken as it is, otherwise found by a diff. ``None`` when ``new``
+    shares nothing with ``old`` and must be measured whole.
     """
     for change in known:
         if change.before is old and change.after is new:
-            return _remeasured(old, new, old_size, [("replace", p) for p in change.paths])
+            return [("replace", p) for p in change.paths]
     if not _shares(old, new):
-        return _size(new)
-    changes = [(change["op"], parse(change["path"])) for change in diff(old, new)]
-    return _remeasured(old, new, old_size, changes)
+        return None
+    return [(change["op"], parse(change["path"])) for change in diff(old, new)]
+
+
+def _nests_past(value: Any, room: int, changes: list[tuple[str, tuple[str, ...]]] | None) -> bool:
+    """Whether ``value`` nests deeper than ``room``, walking only the ``changes`` if known.
+
+    The rest of ``value`` is shared with a model the state already held, which was
+    within the limit when it was written.
+    """
+    if changes is None:
+        return deeper_than(value, room)
+    return any(
+        op != "remove" and deeper_than(get(value, tokens), room - len(tokens))
+        for op, tokens in changes
+    )
 
 
 def _remeasured(
@@ -241,6 +258,11 @@ def _write(
         tokens = parse(path)
     except PointerError as exc:
         return _problem("op.bad_path", f"Operation at index {index}: {exc}.", index, sid)
+    # Depth first, before anything walks the value: every walk of the model, the size
+    # below included, recurses once per level.
+    room = limits.max_data_depth - len(tokens)
+    if room < 0:
+        return _too_deep(f"writes through a path of {len(tokens)} segments", index, sid, limits)
     doc = surface.data_model
     old = get(doc, tokens) if tokens else doc
     if merge and type(value) is dict:
@@ -251,9 +273,17 @@ def _write(
         # The whole model: its old size is already known, and a value that shares most
         # of the old model (a patched copy) is measured by what changed.
         base = reference if reference is not None else surface
+        changes = _changes(base.data_model, value, known)
+        if _nests_past(value, room, changes):
+            return _too_deep("would nest its value too deeply", index, sid, limits)
         old_size = surface.data_bytes
-        new_size = _resized(base.data_model, value, base.data_bytes, known)
+        if changes is None:
+            new_size = _size(value)
+        else:
+            new_size = _remeasured(base.data_model, value, base.data_bytes, changes)
     else:
+        if deeper_than(value, room):
+            return _too_deep("would nest its value too deeply", index, sid, limits)
         old_size, new_size = _size(old), _size(value)
     if old_size is None or new_size is None:
         return _problem(
@@ -282,20 +312,50 @@ def _write(
     return msgspec.structs.replace(surface, data_model=new_doc, data_bytes=estimate)
 
 
-def _upsert(surface: Surface, components: Iterable[Component]) -> Surface:
-    """Replace components by id; equal ones keep the old object, a no-op keeps the surface."""
+def _too_deep(what: str, index: int, sid: str, limits: Limits) -> Diagnostic:
+    return _problem(
+        "limit.data_depth",
+        f"Operation at index {index} {what}, past the limit of {limits.max_data_depth} "
+        f"levels of data of surface {sid!r}; skipped.",
+        index,
+        sid,
+    )
+
+
+def _upsert(
+    surface: Surface, components: Iterable[Component], index: int, limits: Limits
+) -> tuple[Surface, list[Diagnostic]]:
+    """Replace components by id; equal ones keep the old object, a no-op keeps the surface.
+
+    A new or changed component nesting deeper than ``max_data_depth`` is skipped (an
+    equal one was checked when it first came).
+    """
     old = surface.components
     new: dict[str, Component] | None = None
+    problems: list[Diagnostic] = []
+    limit = limits.max_data_depth
     for component in components:
         previous = (old if new is None else new).get(component.id)
+        # Safe to compare: ``previous`` is within the depth limit, and equality stops
+        # at the shallower side.
         if previous is component or previous == component:
+            continue
+        if deeper_than(component.props, limit):
+            problem = _problem(
+                "limit.data_depth",
+                f'Component "{component.id}" in the operation at index {index} nests deeper '
+                f"than the limit of {limit} levels; skipped.",
+                index,
+                surface.surface_id,
+            )
+            problems.append(msgspec.structs.replace(problem, component_id=component.id))
             continue
         if new is None:
             new = dict(old)
         new[component.id] = component
     if new is None:
-        return surface
-    return msgspec.structs.replace(surface, components=new)
+        return surface, problems
+    return msgspec.structs.replace(surface, components=new), problems
 
 
 def _missing(op: UpdateComponents | UpdateDataModel, index: int) -> Diagnostic:
@@ -346,7 +406,8 @@ def _create_surface(
         else:
             surface = written
     if op.components:
-        surface = _upsert(surface, op.components)
+        surface, found = _upsert(surface, op.components, index, limits)
+        problems.extend(found)
     batch.put(surface)
     return problems
 
@@ -364,7 +425,9 @@ def _update_components(
             problems.append(written)
         else:
             surface = written
-    batch.put(_upsert(surface, op.components))
+    surface, found = _upsert(surface, op.components, index, limits)
+    batch.put(surface)
+    problems.extend(found)
     return problems
 
 

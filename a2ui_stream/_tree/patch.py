@@ -20,10 +20,12 @@ from typing import Any, NamedTuple, TypeAlias
 
 import msgspec
 
+from a2ui_stream._tree.depth import deeper_than
 from a2ui_stream._tree.pointer import PointerError, escape_token, parse, parse_pointer
 
 __all__ = [
     "DataChange",
+    "PatchDepthError",
     "PatchError",
     "apply_patch",
     "diff",
@@ -70,7 +72,11 @@ class PatchError(ValueError):
         self.reason = reason
 
 
-def apply_patch(document: JSON, patch: Sequence[Any]) -> JSON:
+class PatchDepthError(PatchError):
+    """An operation would nest the document deeper than the depth it was given."""
+
+
+def apply_patch(document: JSON, patch: Sequence[Any], *, max_depth: int | None = None) -> JSON:
     """Apply an RFC 6902 patch, returning a new document; ``document`` is not changed.
 
     The patch is atomic: if any operation fails, nothing is returned but the error.
@@ -78,11 +84,17 @@ def apply_patch(document: JSON, patch: Sequence[Any]) -> JSON:
     Args:
         document: the JSON value to patch.
         patch: the list of operation objects.
+        max_depth: the deepest nesting a value written may reach, counted from the
+            document's root with the segments of its path (``None``: no bound). Each
+            operation stays within it, so repeated patches cannot nest the document
+            ever deeper.
 
     Returns:
         The patched document, sharing every untouched subtree with ``document``.
 
     Raises:
+        PatchDepthError: an ``add``, ``replace``, ``copy`` or ``move`` would nest deeper
+            than ``max_depth``.
         PatchError: an operation is malformed, names a missing path, or a ``test`` fails.
     """
     if not isinstance(patch, list | tuple):
@@ -95,7 +107,9 @@ def apply_patch(document: JSON, patch: Sequence[Any]) -> JSON:
         if handler is None:
             raise PatchError(index, f"unknown op {name!r}")
         try:
-            document = handler(document, operation)
+            document = handler(document, operation, max_depth)
+        except _TooDeepError as failure:
+            raise PatchDepthError(index, str(failure)) from None
         except _OperationError as failure:
             raise PatchError(index, str(failure)) from None
         except PointerError as error:
@@ -147,6 +161,20 @@ class _OperationError(Exception):
     """Internal: one operation failed; converted to PatchError with its index."""
 
 
+class _TooDeepError(_OperationError):
+    """Internal: one operation would write past the depth bound."""
+
+
+def _check_room(tokens: Sequence[str], value: JSON, room: int | None) -> None:
+    """Refuse a value that, written at ``tokens``, would nest deeper than ``room``."""
+    if room is None:
+        return
+    if len(tokens) > room:
+        raise _TooDeepError(f"a path of {len(tokens)} segments goes past {room} levels")
+    if deeper_than(value, room - len(tokens)):
+        raise _TooDeepError(f"the value, written at its path, would nest past {room} levels")
+
+
 def _tokens(operation: Mapping[str, Any], key: str) -> list[str]:
     pointer = operation.get(key)
     if not isinstance(pointer, str):
@@ -191,24 +219,31 @@ def _edit(
     tokens: Sequence[str],
     change: Callable[[JSON, str], JSON],
 ) -> JSON:
-    """Copy the containers along ``tokens[:-1]`` and let ``change`` rebuild the last one."""
+    """Copy the containers along ``tokens[:-1]`` and let ``change`` rebuild the last one.
+
+    A loop, not recursion: the path's length is the input's to choose.
+    """
     if not tokens:
         raise _OperationError("the root has no parent")
-    head, rest = tokens[0], tokens[1:]
-    if not rest:
-        return change(document, head)
-    if isinstance(document, dict):
-        if head not in document:
-            raise _OperationError(f"member {head!r} does not exist")
-        copy = dict(document)
-        copy[head] = _edit(document[head], rest, change)
-        return copy
-    if isinstance(document, list):
-        index = _array_index(document, head, allow_end=False)
-        items = list(document)
-        items[index] = _edit(document[index], rest, change)
-        return items
-    raise _OperationError(f"cannot descend into a {type(document).__name__} at {head!r}")
+    copies: list[tuple[dict[str, Any] | list[Any], int | str]] = []
+    node = document
+    for token in tokens[:-1]:
+        if isinstance(node, dict):
+            if token not in node:
+                raise _OperationError(f"member {token!r} does not exist")
+            copies.append((dict(node), token))
+            node = node[token]
+        elif isinstance(node, list):
+            index = _array_index(node, token, allow_end=False)
+            copies.append((list(node), index))
+            node = node[index]
+        else:
+            raise _OperationError(f"cannot descend into a {type(node).__name__} at {token!r}")
+    written = change(node, tokens[-1])
+    for container, key in reversed(copies):
+        container[key] = written  # an int key goes with a list
+        written = container
+    return written
 
 
 def _add_to(value: JSON) -> Callable[[JSON, str], JSON]:
@@ -256,23 +291,25 @@ def _remove_from(parent: JSON, token: str) -> JSON:
     raise _OperationError(f"cannot remove from a {type(parent).__name__}")
 
 
-def _add(document: JSON, operation: Mapping[str, Any]) -> JSON:
+def _add(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
     tokens = _tokens(operation, "path")
     value = _value(operation)
+    _check_room(tokens, value, room)
     return value if not tokens else _edit(document, tokens, _add_to(value))
 
 
-def _remove(document: JSON, operation: Mapping[str, Any]) -> JSON:
+def _remove(document: JSON, operation: Mapping[str, Any], _room: int | None) -> JSON:
     return _edit(document, _tokens(operation, "path"), _remove_from)
 
 
-def _replace(document: JSON, operation: Mapping[str, Any]) -> JSON:
+def _replace(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
     tokens = _tokens(operation, "path")
     value = _value(operation)
+    _check_room(tokens, value, room)
     return value if not tokens else _edit(document, tokens, _replace_in(value))
 
 
-def _move(document: JSON, operation: Mapping[str, Any]) -> JSON:
+def _move(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
     source = _tokens(operation, "from")
     target = _tokens(operation, "path")
     if source == target:
@@ -281,17 +318,19 @@ def _move(document: JSON, operation: Mapping[str, Any]) -> JSON:
     if target[: len(source)] == source:
         raise _OperationError("cannot move a value into one of its own children")
     value = _get(document, source)
+    _check_room(target, value, room)
     removed = _edit(document, source, _remove_from)
     return value if not target else _edit(removed, target, _add_to(value))
 
 
-def _copy(document: JSON, operation: Mapping[str, Any]) -> JSON:
+def _copy(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
     value = _get(document, _tokens(operation, "from"))
     target = _tokens(operation, "path")
+    _check_room(target, value, room)
     return value if not target else _edit(document, target, _add_to(value))
 
 
-def _test(document: JSON, operation: Mapping[str, Any]) -> JSON:
+def _test(document: JSON, operation: Mapping[str, Any], _room: int | None) -> JSON:
     expected = _value(operation)
     actual = _get(document, _tokens(operation, "path"))
     if not _json_equal(actual, expected):
@@ -300,24 +339,33 @@ def _test(document: JSON, operation: Mapping[str, Any]) -> JSON:
 
 
 def _json_equal(left: JSON, right: JSON) -> bool:
-    # JSON has no boolean/number overlap, but Python says True == 1; RFC 6902 §4.6
-    # compares JSON types, so a bool only equals a bool.
-    if isinstance(left, bool) or isinstance(right, bool):
-        return type(left) is type(right) and left == right
-    if isinstance(left, dict) and isinstance(right, dict):
-        return left.keys() == right.keys() and all(
-            _json_equal(value, right[key]) for key, value in left.items()
-        )
-    if isinstance(left, list) and isinstance(right, list):
-        return len(left) == len(right) and all(map(_json_equal, left, right))
-    return (type(left) is type(right) and left == right) or _both_numbers(left, right)
+    """Equality as JSON (RFC 6902 §4.6), pair by pair from a stack, never recursing."""
+    pending = [(left, right)]
+    while pending:
+        left, right = pending.pop()
+        # JSON has no boolean/number overlap, but Python says True == 1; RFC 6902 §4.6
+        # compares JSON types, so a bool only equals a bool.
+        if isinstance(left, bool) or isinstance(right, bool):
+            if type(left) is not type(right) or left != right:
+                return False
+        elif isinstance(left, dict) and isinstance(right, dict):
+            if left.keys() != right.keys():
+                return False
+            pending.extend((value, right[key]) for key, value in left.items())
+        elif isinstance(left, list) and isinstance(right, list):
+            if len(left) != len(right):
+                return False
+            pending.extend(zip(left, right, strict=True))
+        elif not (type(left) is type(right) and left == right) and not _both_numbers(left, right):
+            return False
+    return True
 
 
 def _both_numbers(left: JSON, right: JSON) -> bool:
     return isinstance(left, int | float) and isinstance(right, int | float) and left == right
 
 
-_OPERATIONS: dict[str, Callable[[JSON, Mapping[str, Any]], JSON]] = {
+_OPERATIONS: dict[str, Callable[[JSON, Mapping[str, Any], int | None], JSON]] = {
     "add": _add,
     "remove": _remove,
     "replace": _replace,

@@ -155,59 +155,43 @@ def set_value(doc: Any, tokens: tuple[str, ...], value: Any) -> Any:
         PointerError: a token that is not an index (nor ``-``) meets an array, or an
             index lands more than :data:`MAX_ARRAY_GAP` past the end.
     """
-    return _set(doc, tokens, 0, value)
-
-
-def _set(node: Any, tokens: tuple[str, ...], depth: int, value: Any) -> Any:
-    if depth == len(tokens):
+    if not tokens:
         return value
-    if type(node) is list:
-        return _set_in_list(node, tokens, depth, value)
-    if type(node) is dict:
-        return _set_in_dict(node, tokens, depth, value)
-    # A missing parent becomes [] or {} by the token it must hold; a primitive in the
-    # way is replaced by {} (upstream's rule, reference assistant-ui-converter §1e).
-    if (node is UNSET or node is None) and _takes_index(tokens[depth]):
-        return _set_in_list([], tokens, depth, value)
-    return _set_in_dict({}, tokens, depth, value)
-
-
-def _set_in_list(node: list[Any], tokens: tuple[str, ...], depth: int, value: Any) -> list[Any]:
-    token = tokens[depth]
-    found = len(node) if token == _APPEND else _index(token)
-    if found is None:
-        raise PointerError(f"token {token!r} is not an array index")
-    if found - len(node) > MAX_ARRAY_GAP:
-        raise PointerError(f"index {found} is too far past the array's end")
-    copy = list(node)
-    child: Any = UNSET
-    if found >= len(copy):
-        copy.extend([None] * (found - len(copy) + 1))
-    else:
-        child = copy[found]
-    copy[found] = _set(_container_for(child, tokens, depth + 1), tokens, depth + 1, value)
-    return copy
-
-
-def _set_in_dict(
-    node: dict[str, Any], tokens: tuple[str, ...], depth: int, value: Any
-) -> dict[str, Any]:
-    token = tokens[depth]
-    copy = dict(node)
-    child = copy.get(token, UNSET)
-    copy[token] = _set(_container_for(child, tokens, depth + 1), tokens, depth + 1, value)
-    return copy
+    # Down the path, copying each container written through (a missing parent becomes
+    # [] or {} by the token it must hold; a primitive in the way is replaced by {},
+    # upstream's rule, reference assistant-ui-converter §1e); then up, linking each
+    # copy to the one below it. A loop, not recursion: a path's length is the input's.
+    copies: list[tuple[list[Any] | dict[str, Any], int | str]] = []
+    node = doc
+    for token in tokens:
+        if type(node) is not list and type(node) is not dict:
+            node = [] if (node is UNSET or node is None) and _takes_index(token) else {}
+        if type(node) is list:
+            found = len(node) if token == _APPEND else _index(token)
+            if found is None:
+                raise PointerError(f"token {token!r} is not an array index")
+            if found - len(node) > MAX_ARRAY_GAP:
+                raise PointerError(f"index {found} is too far past the array's end")
+            items = list(node)
+            if found >= len(items):
+                items.extend([None] * (found - len(items) + 1))
+                node = UNSET
+            else:
+                node = items[found]
+            copies.append((items, found))
+        else:
+            members = dict(node)
+            node = members.get(token, UNSET)
+            copies.append((members, token))
+    written = value
+    for container, key in reversed(copies):
+        container[key] = written  # an int key goes with a list
+        written = container
+    return written
 
 
 def _takes_index(token: str) -> bool:
     return token == _APPEND or _index(token) is not None
-
-
-def _container_for(child: Any, tokens: tuple[str, ...], depth: int) -> Any:
-    """Create a missing intermediate child as the next token needs; else keep it."""
-    if depth == len(tokens) or (child is not UNSET and child is not None):
-        return child
-    return [] if _takes_index(tokens[depth]) else {}
 
 
 def delete_value(doc: Any, tokens: tuple[str, ...]) -> Any | UnsetType:
@@ -226,40 +210,36 @@ def delete_value(doc: Any, tokens: tuple[str, ...]) -> Any | UnsetType:
     """
     if not tokens:
         return UNSET
-    return _delete(doc, tokens, 0)
-
-
-def _delete(node: Any, tokens: tuple[str, ...], depth: int) -> Any:
-    token = tokens[depth]
-    last = depth == len(tokens) - 1
-    if type(node) is dict:
-        if token not in node:
-            return node
-        copy = dict(node)
-        if last:
-            del copy[token]
-            return copy
-        child = _delete(node[token], tokens, depth + 1)
-        if child is node[token]:
-            return node
-        copy[token] = child
-        return copy
-    if type(node) is list:
-        position = _index(token)
-        if position is None or position >= len(node):
-            return node
-        replacement: Any = None
-        if last:
-            if node[position] is None:
-                return node
+    # Find the target first: a step that misses leaves the whole tree as it was.
+    path: list[tuple[Any, int | str]] = []
+    node = doc
+    for token in tokens:
+        key: int | str | None
+        if type(node) is dict:
+            key = token if token in node else None
+        elif type(node) is list:
+            key = _index(token)
+            if key is not None and key >= len(node):
+                key = None
         else:
-            replacement = _delete(node[position], tokens, depth + 1)
-            if replacement is node[position]:
-                return node
-        items = list(node)
-        items[position] = replacement
-        return items
-    return node
+            key = None
+        if key is None:
+            return doc
+        path.append((node, key))
+        node = node[key]
+    parent, key = path.pop()
+    if type(parent) is dict:
+        written: Any = {name: item for name, item in parent.items() if name != key}
+    elif node is None:
+        return doc  # the slot already holds null
+    else:
+        written = list(parent)
+        written[key] = None
+    for container, step in reversed(path):
+        copy = dict(container) if type(container) is dict else list(container)
+        copy[step] = written
+        written = copy
+    return written
 
 
 def merge_value(doc: Any, tokens: tuple[str, ...], values: Mapping[str, Any]) -> Any:
@@ -281,4 +261,4 @@ def merge_value(doc: Any, tokens: tuple[str, ...], values: Mapping[str, Any]) ->
     """
     target = get(doc, tokens)
     merged = {**target, **values} if type(target) is dict else dict(values)
-    return _set(doc, tokens, 0, merged)
+    return set_value(doc, tokens, merged)

@@ -29,7 +29,7 @@ from typing import Any, Literal, get_args
 import msgspec
 from msgspec import UNSET
 
-from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
 from a2ui_stream._wire.events import (
     EXTRA_WIRE_NAME,
     ActivitySnapshot,
@@ -334,10 +334,10 @@ def _decode_payload(
     """
     try:
         result = _decode_checked(payload, line, offset, found)
-    except RecursionError:
-        # msgspec decodes nested arrays and objects recursively, bounded by the
-        # interpreter's recursion limit; deeper input is refused rather than raising.
-        message = "line is not valid JSON: nesting is too deep"
+    except Exception as error:  # noqa: BLE001 - every line ends here: a bug costs only that line
+        if not isinstance(error, RecursionError):
+            return internal_error(error, line=line, offset=offset, raw=payload[:_RAW_PREFIX])
+        message = "line is not valid JSON: nesting is too deep"  # msgspec's bound: the stack
         return _bad(JSON_TOO_DEEP, message, payload, line=line, offset=offset, path=None)
     return result
 
@@ -539,7 +539,7 @@ class EventDecoder:
                 if _NEWLINE not in payload:
                     try:
                         event: Event = fast(payload)
-                    except (msgspec.DecodeError, RecursionError):
+                    except Exception:  # noqa: BLE001, S110 - _decode_payload reports it
                         pass
                     else:
                         if event.extra is UNSET and (
@@ -665,7 +665,7 @@ def read_event(obj: object) -> tuple[Event | None, tuple[Diagnostic, ...]]:
             return None, (Diagnostic(code=EVENT_INVALID, message=message, severity=Severity.ERROR),)
     try:
         payload = _ENCODER.encode(camel_keys(obj))
-    except (TypeError, ValueError, OverflowError) as error:
+    except (TypeError, ValueError, OverflowError, RecursionError) as error:  # or a cycle
         message = f"not a valid AG-UI event: cannot be encoded as JSON ({error})"
         return None, (Diagnostic(code=EVENT_INVALID, message=message, severity=Severity.ERROR),)
     found: list[Diagnostic] = []

@@ -10,7 +10,12 @@ import enum
 
 import msgspec
 
-__all__ = ["Diagnostic", "Severity"]
+__all__ = ["INTERNAL_ERROR", "Diagnostic", "Severity", "internal_error"]
+
+#: The code of a bug contained: a line the decoder, or an event the reducer, raised on.
+INTERNAL_ERROR = "core.internal_error"
+#: Characters of an exception's message kept in its diagnostic.
+_MAX_REASON = 200
 
 
 class Severity(enum.Enum):
@@ -69,3 +74,28 @@ class Diagnostic(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
             where.append(self.path)
         prefix = f"{self.code} ({', '.join(where)})" if where else self.code
         return f"{prefix}: {self.message}"
+
+
+def internal_error(error: BaseException, what: str = "the line", **where: object) -> Diagnostic:
+    """Describe an exception the core contained, so the stream goes on without its input.
+
+    Args:
+        error: the exception, named by type and message.
+        what: what was dropped, as the subject of a sentence ("event 7").
+        **where: the location fields of :class:`Diagnostic` (``line``, ``seq``...).
+
+    Returns:
+        An ERROR ``core.internal_error`` diagnostic.
+    """
+    reason = str(error)
+    if len(reason) > _MAX_REASON:
+        reason = reason[:_MAX_REASON] + "..."
+    return Diagnostic(
+        code=INTERNAL_ERROR,
+        message=(
+            f"internal error, {what} was ignored ({type(error).__name__}: {reason}); "
+            "please report it with the input"
+        ),
+        severity=Severity.ERROR,
+        **where,  # type: ignore[arg-type]  # only Diagnostic's location fields are passed
+    )

@@ -251,12 +251,16 @@ def open_bytes(raw: bytes | msgspec.Raw, index: int) -> Opened | Diagnostic:
         pass  # JSON that is not a clean envelope: take the slow, explaining path below.
     except msgspec.DecodeError as exc:
         return _invalid_json(raw, index, exc)
+    except RecursionError:
+        return _too_deep(raw, index)
     else:
         return _open(envelope, index)
     try:
         message = _ANY_DECODER.decode(raw)
     except msgspec.DecodeError as exc:  # the envelope check may stop before a syntax error
         return _invalid_json(raw, index, exc)
+    except RecursionError:
+        return _too_deep(raw, index)
     if type(message) is not dict:
         return problem(
             "op.malformed",
@@ -300,7 +304,7 @@ def open_data_write(raw: bytes | msgspec.Raw) -> tuple[str, str, Any, msgspec.Ra
     try:
         envelope = _DATA_WRITE_DECODER.decode(raw)
         route = _ROUTES.get((envelope.version, UpdateDataModelWire))
-    except (msgspec.DecodeError, TypeError):  # not plain, or an unhashable version
+    except (msgspec.DecodeError, TypeError, RecursionError):  # not plain, unhashable, too deep
         return None
     write = envelope.update_data_model
     if route is None or route[2] or write.value is UNSET or not write.surface_id:
@@ -413,6 +417,17 @@ def _invalid_json(raw: bytes | msgspec.Raw, index: int, exc: msgspec.DecodeError
     return Diagnostic(
         code="op.invalid_json",
         message=f"Operation at index {index} is not valid JSON: {exc}.",
+        severity=Severity.ERROR,
+        path=f"$[{index}]",
+        raw=bytes(memoryview(raw)[:200]),
+    )
+
+
+def _too_deep(raw: bytes | msgspec.Raw, index: int) -> Diagnostic:
+    """Refuse a message past msgspec's own bound, the interpreter's stack."""
+    return Diagnostic(
+        code="limit.data_depth",
+        message=f"Operation at index {index} nests too deeply to decode; skipped.",
         severity=Severity.ERROR,
         path=f"$[{index}]",
         raw=bytes(memoryview(raw)[:200]),

@@ -47,6 +47,9 @@ _DATA_KEYS = ("valueString", "valueNumber", "valueBoolean", "valueMap")
 #: Same bound as the converter's element depth (upstream ``DEPTH_CAP``), and it keeps
 #: hostile input from exhausting Python's recursion limit.
 _MAX_DATA_DEPTH = 32
+#: Nesting of a component's props rewritten; deeper values are kept as sent. The
+#: default of ``Limits.max_data_depth``, which refuses such a component anyway.
+_MAX_REWRITE_DEPTH = 64
 
 
 def rewrite_components(
@@ -134,10 +137,17 @@ def _props(ctype: str, inner: dict[str, Any], seeds: list[Seed]) -> dict[str, An
     return props
 
 
-def _value(value: Any, seeds: list[Seed]) -> Any:
-    """Turn v0.8 BoundValues into plain literals or ``{"path"}`` bindings, recursively."""
+def _value(value: Any, seeds: list[Seed], depth: int = 0) -> Any:
+    """Turn v0.8 BoundValues into plain literals or ``{"path"}`` bindings, recursively.
+
+    Below :data:`_MAX_REWRITE_DEPTH` levels a value is kept as sent: the recursion stays
+    short whatever the input, and a component that deep is refused by the surface's
+    ``max_data_depth`` check (whose default is the same number) before anything reads it.
+    """
     if type(value) is list:
-        return [_value(item, seeds) for item in value]
+        if depth >= _MAX_REWRITE_DEPTH:
+            return value
+        return [_value(item, seeds, depth + 1) for item in value]
     if type(value) is not dict:
         return value
     for literal in _LITERALS:
@@ -148,7 +158,9 @@ def _value(value: Any, seeds: list[Seed]) -> Any:
                 seeds.append((path if path.startswith("/") else f"/{path}", value[literal]))
                 return {"path": path}
             return value[literal]
-    return {key: _value(item, seeds) for key, item in value.items()}
+    if depth >= _MAX_REWRITE_DEPTH:
+        return value
+    return {key: _value(item, seeds, depth + 1) for key, item in value.items()}
 
 
 def _children(value: Any) -> Any:

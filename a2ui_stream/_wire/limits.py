@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 
 __all__ = [
+    "DEFAULT_MAX_DATA_DEPTH",
     "DEFAULT_MAX_DATA_MODEL_BYTES",
     "DEFAULT_MAX_DEPTH",
     "DEFAULT_MAX_LINE_BYTES",
@@ -50,6 +51,14 @@ DEFAULT_MAX_RUN_SURFACES = 10_000
 #: Characters of one string copied into output; longer strings are cut there. Output
 #: is rendered in a browser, where a megabyte of text in one prop is always a mistake.
 DEFAULT_MAX_STRING_LENGTH = 1_000_000
+#: Arrays and objects nested in what the state keeps: a data model (the segments of the
+#: path a write goes through count as levels), one component, an activity's content.
+#: The default maximum depth of .NET's System.Text.Json readers (``JsonReaderOptions.MaxDepth``);
+#: A2UI data and components nest a handful of levels, and at 64 the deepest walk of
+#: the state (a converted element with data bound inside its props, diffed) stays
+#: below 200 of Python's 1,000 stack frames. Values in the hundreds may exceed the
+#: interpreter's recursion limit, which the core then reports as ``core.internal_error``.
+DEFAULT_MAX_DATA_DEPTH = 64
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,6 +74,8 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
         max_live_surfaces: surfaces alive at once in one activity message.
         max_run_surfaces: surfaces alive at once in one run, over all its messages.
         max_string_length: longest string copied into output.
+        max_data_depth: deepest nesting of a data model (path segments included), a
+            component, or an activity's content below its operations.
     """
 
     max_depth: int = DEFAULT_MAX_DEPTH
@@ -76,3 +87,4 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     max_live_surfaces: int = DEFAULT_MAX_LIVE_SURFACES
     max_run_surfaces: int = DEFAULT_MAX_RUN_SURFACES
     max_string_length: int = DEFAULT_MAX_STRING_LENGTH
+    max_data_depth: int = DEFAULT_MAX_DATA_DEPTH

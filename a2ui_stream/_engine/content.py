@@ -1,0 +1,113 @@
+"""Activity content as a JSON document: patched and read within a depth bound.
+
+Owns what bounds the document the reducer keeps of an activity's content besides its
+surfaces: how deep it may nest (:func:`content_depth`, so that no patch can nest it
+ever deeper), applying an ``ACTIVITY_DELTA``'s patch within that (:func:`patch_content`),
+and decoding the whole content of a snapshot that only carries a lifecycle status
+(:func:`read_content`). Each returns the diagnostic of what it refused, for the
+reducer to place (seq and messageId).
+
+Must not import: the reducer, request or shell modules. Does no I/O, no logging.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from a2ui_stream._tree.depth import deeper_than
+from a2ui_stream._tree.patch import PatchDepthError, PatchError, apply_patch
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.numbers import js_number
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from a2ui_stream._wire.limits import Limits
+
+__all__ = ["content_depth", "patch_content", "read_content", "too_deep"]
+
+#: Content decodes as every A2UI message does: numbers read as JavaScript reads them.
+_JSON = msgspec.json.Decoder(float_hook=js_number)
+#: Levels of content above a component's own object: the content, its operations, one
+#: operation, its payload, its components list.
+_ABOVE_COMPONENTS = 5
+
+
+def content_depth(limits: Limits) -> int:
+    """How deep an activity's content may nest: a component at the limit fits in it.
+
+    Args:
+        limits: the bounds in force.
+
+    Returns:
+        ``max_data_depth`` plus the levels above a component's own object.
+    """
+    return limits.max_data_depth + _ABOVE_COMPONENTS
+
+
+def too_deep(limits: Limits, path: str = "$.content") -> Diagnostic:
+    """The ERROR ``limit.data_depth`` of content refused whole.
+
+    Args:
+        limits: the bounds in force.
+        path: where in the event the nesting was found.
+
+    Returns:
+        The diagnostic, without seq or messageId.
+    """
+    return Diagnostic(
+        code="limit.data_depth",
+        message=(
+            f"the activity content nests past the limit of {limits.max_data_depth} levels "
+            "of data; the state is unchanged"
+        ),
+        severity=Severity.ERROR,
+        path=path,
+    )
+
+
+def patch_content(
+    content: Any, patch: Sequence[Any], limits: Limits
+) -> tuple[Any, Diagnostic | None]:
+    """Apply an RFC 6902 patch to content, no value written nesting past the bound.
+
+    Args:
+        content: the content document before the patch; not changed.
+        patch: the delta's patch.
+        limits: the bounds in force.
+
+    Returns:
+        The patched document and ``None``, or ``None`` and why nothing was applied
+        (``limit.data_depth``, or an ``activity.patch_failed`` warning).
+    """
+    try:
+        return apply_patch(content, patch, max_depth=content_depth(limits)), None
+    except PatchDepthError as error:
+        return None, too_deep(limits, f"$.patch[{error.index}]")
+    except PatchError as error:
+        return None, Diagnostic(
+            code="activity.patch_failed",
+            message=f"{error}; the state is unchanged",
+            severity=Severity.WARNING,
+            path=f"$.patch[{error.index}]",
+        )
+
+
+def read_content(raw: bytes, limits: Limits) -> dict[str, Any] | Diagnostic:
+    """Decode a snapshot's whole content (a JSON object), within :func:`content_depth`.
+
+    Args:
+        raw: the content's bytes, known to hold an object.
+        limits: the bounds in force.
+
+    Returns:
+        The content, or the diagnostic when it nests too deeply (past the depth, or
+        past msgspec's own bound, the interpreter's stack).
+    """
+    try:
+        content: dict[str, Any] = _JSON.decode(raw)
+    except RecursionError:
+        return too_deep(limits)
+    return too_deep(limits) if deeper_than(content, content_depth(limits)) else content
