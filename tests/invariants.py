@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 from msgspec import UNSET
 
-from a2ui_stream import Diagnostic, EventDecoder, Limits, Processor, decode_event, encode_event
+from a2ui_stream import (
+    Diagnostic,
+    EventDecoder,
+    Limits,
+    MemoryLog,
+    Processor,
+    Reducer,
+    decode_event,
+    encode_event,
+    replay,
+)
 from a2ui_stream._convert.vocabulary import validate_element
 
 if TYPE_CHECKING:
@@ -22,6 +32,7 @@ if TYPE_CHECKING:
     from a2ui_stream import PartDiff
 
 __all__ = [
+    "CONTAINED_BUGS",
     "TINY_LIMITS",
     "check_decoder_input",
     "check_pipeline_input",
@@ -41,7 +52,10 @@ TINY_LIMITS = Limits(
     max_operations=20,
     max_live_surfaces=3,
     max_string_length=64,
+    max_data_depth=4,
 )
+#: Codes that mean the core caught an exception of its own: a bug, whatever the input.
+CONTAINED_BUGS = frozenset({"core.internal_error", "convert.failed"})
 _DEFAULT = Limits()
 _SMALL_LINES = Limits(max_line_bytes=256)
 _FORMATS: tuple[Literal["auto", "jsonl", "sse"], ...] = ("auto", "jsonl", "sse", "auto")
@@ -166,21 +180,44 @@ def feed_in_chunks(processor: Processor, data: bytes, cuts: Iterable[int]) -> li
     return diffs
 
 
-def _pipeline(data: bytes, limits: Limits, cuts: list[int]) -> tuple[bytes, bytes, object]:
-    processor = Processor(limits=limits)
+def _pipeline(
+    data: bytes, limits: Limits, cuts: list[int], log: MemoryLog | None = None
+) -> tuple[bytes, bytes, object]:
+    processor = Processor(limits=limits, log=log)
     diffs = feed_in_chunks(processor, data, cuts)
     problems = output_problems(diffs, limits)
     if problems:
         raise AssertionError("; ".join(problems[:5]))
-    return _encode(diffs), _encode(processor.take_diagnostics()), processor.state
+    diagnostics = processor.take_diagnostics()
+    bugs = [d for d in diagnostics if d.code in CONTAINED_BUGS]
+    if bugs:
+        raise AssertionError(f"the core contained an exception of its own: {bugs[0]}")
+    return _encode(diffs), _encode(diagnostics), processor.state
+
+
+def _replayed(log: MemoryLog, limits: Limits) -> tuple[bytes, object]:
+    """The diffs and final state a replay of ``log`` gives."""
+    reducer = Reducer(limits=limits)
+    diffs: list[PartDiff] = []
+    state: object = None
+    for reduction in replay(log, reducer=reducer):
+        diffs.extend(reduction.diffs)
+        state = reduction.state
+        bugs = [d for d in reduction.diagnostics if d.code in CONTAINED_BUGS]
+        if bugs:
+            raise AssertionError(f"replay contained an exception of its own: {bugs[0]}")
+    return _encode(diffs), state
 
 
 def check_pipeline_input(raw: bytes) -> None:
     """Check one pipeline fuzz input; raise ``AssertionError`` when a promise breaks.
 
     The first byte configures (bit 7: :data:`TINY_LIMITS`; bits 0-3: extra cuts), the
-    rest is the stream. It is fed whole and cut at seeded positions: both runs must give
-    equal diffs, diagnostics and state, and every diff must pass :func:`output_problems`.
+    rest is the stream. It is fed whole (with an event log) and cut at seeded positions:
+    both runs must give equal diffs, diagnostics and state, every diff must pass
+    :func:`output_problems`, no diagnostic may say the core caught an exception of its
+    own (:data:`CONTAINED_BUGS`), and replaying the log must give the same diffs and
+    state.
 
     Args:
         raw: the fuzz input.
@@ -192,7 +229,8 @@ def check_pipeline_input(raw: bytes) -> None:
         return
     config, data = raw[0], raw[1:]
     limits = TINY_LIMITS if config & 0x80 else _DEFAULT
-    whole = _pipeline(data, limits, [])
+    log = MemoryLog()
+    whole = _pipeline(data, limits, [], log)
     cut = _pipeline(data, limits, split_points(len(data), config, (config & 0x0F) + 1))
     if whole[0] != cut[0]:
         raise AssertionError("chunking changed the diffs")
@@ -200,6 +238,11 @@ def check_pipeline_input(raw: bytes) -> None:
         raise AssertionError("chunking changed the diagnostics")
     if whole[2] != cut[2]:
         raise AssertionError("chunking changed the final state")
+    diffs, state = _replayed(log, limits)
+    if diffs != whole[0]:
+        raise AssertionError("replaying the log changed the diffs")
+    if state is not None and state != whole[2]:
+        raise AssertionError("replaying the log changed the final state")
 
 
 def _decoded(data: bytes, config: int, cuts: list[int]) -> list[Any]:
