@@ -94,7 +94,7 @@ STAGES: tuple[StageSpec, ...] = (
         (Site(_REDUCER, "Reducer", "reduce"), Site(_REDUCER, "Reducer", "skip")),
         "always",
     ),
-    StageSpec("content patch (deltas)", "reducer", (Site(_REDUCER, "", "apply_patch"),), "delta"),
+    StageSpec("content patch (deltas)", "reducer", (Site(_REDUCER, "", "patch_content"),), "delta"),
     StageSpec(
         "operation decode",
         "reducer",
