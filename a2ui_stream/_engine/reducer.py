@@ -337,8 +337,10 @@ def _on_tool_event(state: StreamState, event: ev.Event, context: _Context) -> _H
     """Draw what a tool event carries, through the activity path (see ``_engine.carriers``)."""
     run, state = _current_run(state)
     carriers = run.carriers if isinstance(run.carriers, Carriers) else Carriers()
-    carriers, drawings, found = carry(carriers, event, context.tools, seq=context.seq)
-    state = _with_run(state, msgspec.structs.replace(run, carriers=carriers))
+    new, drawings, found = carry(carriers, event, context.tools, seq=context.seq)
+    if new is run.carriers and not drawings:
+        return state, (), found  # an argument delta of a call nobody draws: the common case
+    state = _with_run(state, msgspec.structs.replace(run, carriers=new))
     diffs: list[PartDiff] = []
     diagnostics = list(found)
     for drawing in drawings:
