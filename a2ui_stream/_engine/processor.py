@@ -17,6 +17,7 @@ import msgspec
 from a2ui_stream._engine.carriers import RENDER_TOOL_NAME
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._state.stream import Part, PartDiff, RunState, StreamState
+from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import (
     JSON_TOO_DEEP,
     Decoded,
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
 
     from a2ui_stream._engine.eventlog import EventLog
-    from a2ui_stream._wire import events as ev
 
 __all__ = ["MAX_PENDING_DIAGNOSTICS", "Processor"]
 
@@ -272,7 +272,9 @@ class Processor:
                 self._diagnostics.append(item)
                 continue
             event = item.event
-            if type(event) not in drawing:
+            if type(event) not in drawing or (
+                type(event) is ev.ToolCallArgs and reducer.inert(state, event)
+            ):
                 skipped += 1
                 continue
             if skipped:

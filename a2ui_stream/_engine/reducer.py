@@ -179,6 +179,18 @@ class Reducer:
             return Reduction(_replace(state, seq=state.seq + 1), (), (problem,))
         return Reduction(msgspec.structs.replace(new_state, seq=state.seq + 1), diffs, diagnostics)
 
+    def inert(self, state: StreamState, event: ev.Event) -> bool:
+        """Whether ``event`` would change nothing but the event count, cheaply told.
+
+        True for an argument delta of a tool call that draws nothing here (not a
+        render tool, or one the middleware's own activity draws): the most frequent
+        event of a tool-calling stream, which :meth:`skip` can then count.
+        """
+        if type(event) is not ev.ToolCallArgs or not state.runs:
+            return False
+        carriers = state.runs[-1].carriers
+        return not isinstance(carriers, Carriers) or event.tool_call_id not in carriers.calls
+
     def skip(self, state: StreamState, count: int) -> StreamState:
         """Reduce ``count`` events that are not :attr:`drawing_events`, all at once.
 
