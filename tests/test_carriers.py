@@ -491,3 +491,14 @@ class TestHistory:
     def test_outbound_messages_keep_the_agents_tool_calls_and_results(self) -> None:
         kept = outbound_messages(self.history())
         assert [m.id for m in kept] == ["u1", "a1", "t1", "t2"]
+
+
+def test_a_surface_id_counts_once_the_next_token_arrives() -> None:
+    """As the middleware's parser, a string value is known at the `,` or `}` after it,
+    so a paint waits for that delta (found by the differential test, seed 2079)."""
+    arguments = (
+        '{"components": [{"id": "root", "component": "Text", "text": "x"}], "surfaceId": "s"'
+    )
+    processor = Processor()
+    assert processor.feed_events([RUN, start("c1"), *args("c1", arguments, len(arguments))]) == []
+    assert [d.op for d in processor.feed_events(args("c1", "}", 1))] == ["add"]

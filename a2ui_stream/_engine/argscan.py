@@ -97,6 +97,7 @@ class Scan(msgspec.Struct, frozen=True, kw_only=True):
     counts: Mapping[bytes, int] = msgspec.field(default_factory=dict)
     readable: Mapping[bytes, int] = msgspec.field(default_factory=dict)
     items_closed: Mapping[bytes, int] = msgspec.field(default_factory=dict)
+    pending: tuple[bytes, int, int] | None = None
     deep_kind: int = 0
     frames: tuple[_Frame, ...] = ()
     deep: int = 0
@@ -162,6 +163,7 @@ class _Reading:
         self.counts = scan.counts
         self.readable = scan.readable
         self.items_closed = scan.items_closed
+        self.pending = scan.pending
         self.deep_kind = scan.deep_kind
 
     def result(self) -> Scan:
@@ -173,6 +175,7 @@ class _Reading:
             counts=self.counts,
             readable=self.readable,
             items_closed=self.items_closed,
+            pending=self.pending,
             deep_kind=self.deep_kind,
             frames=tuple(self.frames),
             deep=self.deep,
@@ -276,6 +279,7 @@ class _Reading:
         self.frames.append(_Frame(first, role, key, expect))
 
     def _close(self, end: int) -> None:
+        self._commit()
         if self.deep:
             self.deep -= 1
             if self.deep == 0:
@@ -312,6 +316,7 @@ class _Reading:
             self.frames[-1] = self.frames[-1]._replace(expect="value")
 
     def _comma(self) -> None:
+        self._commit()
         if self.frames and not self.deep:
             top = self.frames[-1]
             self.frames[-1] = top._replace(expect="key" if top.kind == _BRACE else "value")
@@ -326,13 +331,23 @@ class _Reading:
             return
         self._value_start(self.string_start, _QUOTE)
         if top.role == _ROOT and top.key in _STRINGS and top.key not in self.strings:
-            try:
-                value = _JSON.decode(self.tape.text[self.string_start : end])
-            except msgspec.DecodeError:
-                value = None
-            if isinstance(value, str):
-                self.strings = {**self.strings, top.key: value}
+            # The middleware's parser reports the value only once the `,` or `}` after
+            # it arrives: so does this, or a paint would come one delta early.
+            self.pending = (top.key, self.string_start, end)
         self._item_closed(end, 0)
+
+    def _commit(self) -> None:
+        """Take the string value waiting for the ``,`` or ``}`` that ends it."""
+        if self.pending is None:
+            return
+        key, start, end = self.pending
+        self.pending = None
+        try:
+            value = _JSON.decode(self.tape.text[start:end])
+        except msgspec.DecodeError:
+            return
+        if isinstance(value, str) and key not in self.strings:
+            self.strings = {**self.strings, key: value}
 
     def _primitive_start(self, offset: int) -> None:
         if not self.primitive and not self.deep and self.frames:
