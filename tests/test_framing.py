@@ -6,8 +6,9 @@ import random
 from typing import NamedTuple
 
 import pytest
+import stream_cases as cases
 
-from a2ui_stream import Diagnostic, Severity, UsageError
+from a2ui_stream import Diagnostic, Processor, Severity, UsageError
 from a2ui_stream._wire.framing import LINE_TOO_LONG, Frame, Framer
 
 LIMIT = 16
@@ -171,6 +172,48 @@ CASES: list[Case] = [
         [Frame(b'data: {"a":1}', 1, 0)],
     ),
     Case(
+        "jsonl-cr-only",
+        "auto",
+        b'{"a":1}\r{"b":2}\r',
+        [Frame(b'{"a":1}', 1, 0), Frame(b'{"b":2}', 2, 8)],
+    ),
+    Case(
+        "jsonl-cr-lf-and-crlf-mixed",
+        "auto",
+        b'\r\r{"a":1}\r\r\n{"b":2}\n\r\n{"c":3}',
+        [Frame(b'{"a":1}', 3, 2), Frame(b'{"b":2}', 5, 12), Frame(b'{"c":3}', 7, 22)],
+    ),
+    Case(
+        "jsonl-cr-cr-lf-is-two-line-ends",
+        "auto",
+        b'{"a":1}\r\r\n{"b":2}\r\r',
+        [Frame(b'{"a":1}', 1, 0), Frame(b'{"b":2}', 3, 10)],
+    ),
+    Case(
+        "jsonl-line-at-limit-with-cr-kept",
+        "auto",
+        b'{"k":"12345678"}\r{"k":"123456789"}\r',
+        [Frame(b'{"k":"12345678"}', 1, 0), too_long(2, 17, b'{"k":"123456789"}')],
+    ),
+    Case(
+        "sse-cr-only",
+        "auto",
+        b'data: {"a":1}\r\rdata: {"b":\rdata: 2}\r\r',
+        [Frame(b'{"a":1}', 1, 0), Frame(b'{"b":\n2}', 3, 15)],
+    ),
+    Case(
+        "sse-cr-only-detected-after-blank-lines",
+        "auto",
+        b'\r\r: hi\rdata:{"a":1}\r\r',
+        [Frame(b'{"a":1}', 4, 7)],
+    ),
+    Case(
+        "sse-crlf-lf-and-cr-end-one-event-each",
+        "auto",
+        b'data: {"a":1}\r\n\rdata: {"b":2}\n\r\ndata: {"c":3}\r\r',
+        [Frame(b'{"a":1}', 1, 0), Frame(b'{"b":2}', 3, 16), Frame(b'{"c":3}', 5, 32)],
+    ),
+    Case(
         "auto-garbage-first-means-jsonl",
         "auto",
         b'dx\n{"a":1}\n',
@@ -310,3 +353,36 @@ class TestFramer:
         assert len(framer._head) == 0
         out += framer.feed(b'data: {"a":1}\n\n')
         assert out == [Frame(b'{"a":1}', 1001, 2000)]
+
+
+class TestLineEndsEndToEnd:
+    """Issue 12 §7 (``cr_only_sse.jsonl``): CR, CRLF and LF give one stream, cut anywhere."""
+
+    @pytest.mark.parametrize("end", [b"\r", b"\r\n", b"\n"], ids=["cr", "crlf", "lf"])
+    @pytest.mark.parametrize("framing", ["jsonl", "sse"])
+    def test_recording_with_each_line_end(self, end: bytes, framing: str) -> None:
+        """The recording framed with any line end, fed whole, byte by byte and in random
+        splits, gives the diffs and diagnostics of the LF original."""
+        source = cases.RECORDING if framing == "jsonl" else cases.to_sse(cases.RECORDING)
+        data = source.replace(b"\n", end)
+        reference = Processor()
+        expected = reference.feed(source) + reference.close()
+        notes = [(d.code, d.seq) for d in reference.take_diagnostics()]
+        assert len(expected) > 5
+        for name, chunks in cases.chunkings(data, seed=len(end), splits=8):
+            processor = Processor()
+            diffs = [diff for chunk in chunks for diff in processor.feed(chunk)]
+            diffs += processor.close()
+            assert diffs == expected, name
+            assert [(d.code, d.seq) for d in processor.take_diagnostics()] == notes, name
+
+    def test_cr_at_a_chunk_end_then_lf(self) -> None:
+        """A CRLF cut between its two bytes is one line end, in SSE where a second one
+        would end the event early."""
+        framer = Framer()
+        out = framer.feed(b'data: {"a":\r')
+        out += framer.feed(b"\ndata: 1}\r")
+        out += framer.feed(b"\n\r")
+        out += framer.feed(b"\n")
+        assert out == [Frame(b'{"a":\n1}', 1, 0)]
+        assert framer.close() == []

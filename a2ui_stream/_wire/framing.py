@@ -12,12 +12,15 @@ the uncommitted tail of the current line is kept, a line is committed when its
 newline arrives, and each byte is scanned for a newline exactly once, so a long line
 arriving in many small chunks costs one append per chunk and no rescans.
 
-Lines end with LF or CRLF. A lone CR is not a line end (JSONL writers never use it,
-and AG-UI's SSE encoder writes LF).
+Lines end with LF, CRLF or a lone CR: the three the SSE spec allows (WHATWG HTML
+§9.2.6), and what universal-newline readers take for JSONL. A lone CR is rewritten as
+LF before splitting, byte for byte, so offsets stay those of the input; a CR that ends
+a chunk waits for the next byte, which decides whether it is half of a CRLF.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
 
 import msgspec
@@ -40,6 +43,9 @@ Format: TypeAlias = Literal["auto", "jsonl", "sse"]
 _BOM = b"\xef\xbb\xbf"
 _NEWLINE = b"\n"
 _CR = ord("\r")
+_CR_BYTE = b"\r"
+#: A CR that is not the first half of a CRLF: a line end of its own.
+_LONE_CR = re.compile(rb"\r(?!\n)")
 _COLON = ord(":")
 _OPEN_BRACE = ord("{")
 _BLANK = b" \t\r\n"
@@ -237,6 +243,7 @@ class Framer:
         self._partial = bytearray()
         self._skipping = False
         self._closed = False
+        self._held_cr = False
         self._line = 1
         self._line_offset = 0
         self._position = 0
@@ -263,14 +270,31 @@ class Framer:
         if self._closed:
             raise UsageError("feed() after close()")
         out: Output = []
+        self._take(self._line_ends(data), out)
+        return out
+
+    def _line_ends(self, data: bytes) -> bytes:
+        """``data`` with each lone CR as LF; a CR it ends with is held for the next chunk."""
+        if self._held_cr:
+            data = _CR_BYTE + data
+            self._held_cr = False
+        if _CR_BYTE not in data:  # the common case: LF only
+            return data
+        if data[-1] == _CR:
+            data = data[:-1]
+            self._held_cr = True
+        if _LONE_CR.search(data) is not None:  # CRLF alone needs nothing: it ends in LF
+            data = _LONE_CR.sub(b"\n", data)
+        return data
+
+    def _take(self, data: bytes, out: Output) -> None:
         if not self._started:
             self._head += data
             rest = self._start(final=False)
             if rest is None:
-                return out
+                return
             data = rest
         self._split(data, out)
-        return out
 
     def close(self) -> Output:
         """End the input: flush an unterminated last line and a pending SSE event.
@@ -283,6 +307,9 @@ class Framer:
         if self._closed:
             return out
         self._closed = True
+        if self._held_cr:  # nothing follows it: a line end of its own
+            self._held_cr = False
+            self._take(b"\n", out)
         if not self._started:
             self._split(self._start(final=True) or b"", out)
         if self._partial and not self._skipping:
