@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias
 import msgspec
 
 from a2ui_stream._convert.bindings import MISSING
+from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER, as_double, number_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -48,26 +49,6 @@ Function: TypeAlias = "Callable[[dict[str, Any], Env], Any]"
 """A basic-catalog function: resolved args and the environment to its value."""
 
 
-def _js_number(value: float) -> str:
-    """Format a number the way JavaScript's ``String(n)`` does."""
-    if type(value) is int:
-        return str(value)
-    if value != value:  # noqa: PLR0124 (NaN test)
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value.is_integer() and abs(value) < 1e16:  # exact below 1e16, as JavaScript prints
-        return str(int(value))
-    text = repr(value)  # the shortest digits that read back, as JavaScript picks them
-    if "e" not in text:  # Python's fixed range (1e-4 to 1e16) lies inside JavaScript's
-        return text
-    if 1e-6 <= abs(value) < 1e21:  # JavaScript: fixed notation from 1e-6 up to 1e21
-        return format(Decimal(text), "f")
-    mantissa, _, exponent = text.partition("e")
-    sign = "-" if exponent.startswith("-") else "+"
-    return f"{mantissa}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
-
-
 def to_text(value: Any) -> str | None:
     """How a value reads when interpolated into text, as ``formatString`` does it.
 
@@ -85,7 +66,7 @@ def to_text(value: Any) -> str | None:
     if kind is bool:
         return "true" if value else "false"
     if kind is int or kind is float:
-        return _js_number(value)
+        return number_text(value)
     if value is None or value is MISSING:
         return ""
     if kind is list or kind is dict:
@@ -174,6 +155,13 @@ _DATE_TOKEN = re.compile(r"'(?:[^']|'')*'|([A-Za-z])\1*|.", re.DOTALL)
 def _format_number(value: Any, decimals: Any, grouping: Any) -> str:
     if type(value) not in {int, float}:
         raise TypeError("value must be a number")
+    if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        # Past 2**53 the value is a JavaScript double, formatted (as Intl formats it)
+        # from its shortest digits, not from the binary expansion Python would print.
+        double = as_double(value) if type(value) is int else value
+        if math.isinf(double):
+            return "-∞" if double < 0 else "∞"
+        value = Decimal(repr(double))
     comma = "," if grouping is not False else ""
     if type(decimals) is int and 0 <= decimals <= 20:
         return f"{value:{comma}.{decimals}f}"

@@ -18,6 +18,7 @@ from a2ui_stream._convert.bindings import MISSING, call_of, split_pointer, walk
 from a2ui_stream._convert.functions import FUNCTIONS, to_text
 from a2ui_stream._convert.reuse import widen
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER
 
 if TYPE_CHECKING:
     from a2ui_stream._convert.reuse import Memo
@@ -251,7 +252,7 @@ class Reader:
         kind = type(value)
         if kind is str and len(value) <= self.max_string:
             return str(value)
-        if kind is int:
+        if kind is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             return self.string(memo, str(value), key) or ""
         text = to_text(value)
         if text is None or type(value) is list or type(value) is dict:

@@ -58,7 +58,7 @@ from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE, OPERATIONS_KEY
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
-from a2ui_stream._wire.numbers import js_number
+from a2ui_stream._wire.numbers import js_number, number_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -620,15 +620,47 @@ def _group_key(label: Any) -> Any:
 
 
 def _js_string(value: Any) -> str:
-    """``String(value)`` for the JSON values a surfaceId could be."""
+    """``String(value)`` for the JSON values a surfaceId could be.
+
+    An array joins its items' strings with commas, ``null`` items as ``""`` and nested
+    arrays alike; they are walked from a stack, since how deep they nest is the input's.
+    """
+    if not isinstance(value, list):
+        return _js_scalar(value)
+    parts: list[str] = []
+    stack = [iter(value)]
+    first = [True]
+    while stack:
+        item = next(stack[-1], _END)
+        if item is _END:
+            stack.pop()
+            first.pop()
+            continue
+        if first[-1]:
+            first[-1] = False
+        else:
+            parts.append(",")
+        if isinstance(item, list):
+            stack.append(iter(item))
+            first.append(True)
+        elif item is not None:
+            parts.append(_js_scalar(item))
+    return "".join(parts)
+
+
+_END: Final = object()
+
+
+def _js_scalar(value: Any) -> str:
+    """``String(value)`` for a JSON value that is not an array."""
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):
         return "[object Object]"
-    if isinstance(value, list):
-        return ",".join("" if item is None else _js_string(item) for item in value)
+    if isinstance(value, int | float):
+        return number_text(value)
     return _ENCODE(value).decode()
 
 
