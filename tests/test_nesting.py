@@ -23,6 +23,7 @@ from test_bad_input import data_op, run_between, snapshot, surface
 
 from a2ui_stream import Diagnostic, Limits, MemoryLog, Processor, Reducer, replay
 from a2ui_stream._convert.functions import MAX_NESTING
+from a2ui_stream._engine.carriers import _js_string
 from a2ui_stream._engine.content import content_depth
 from a2ui_stream._shell.cli import main
 from a2ui_stream._state.surface import apply_operation
@@ -595,6 +596,25 @@ class TestWalks:
         assert patched is doc
         patched = apply_patch(doc, [{"op": "replace", "path": path, "value": 2}])
         assert get(patched, tuple(["a"] * 100_000)) == 2
+
+    def test_string_of_a_surface_id_joins_nested_arrays_in_a_loop(self) -> None:
+        """String() of a tool result's surfaceId: nested arrays as JavaScript joins them
+        (checked with node), a hundred thousand levels deep without recursing."""
+        cases_and_texts = [
+            ([[1, 2], 3], "1,2,3"),
+            ([[], 3], ",3"),
+            ([None, 1], ",1"),
+            ([[1, []], 2], "1,,2"),
+            ([[], []], ","),
+            (
+                [1e21, 9007199254740993, True, "x", {"a": 1}],
+                "1e+21,9007199254740992,true,x,[object Object]",
+            ),
+            (None, "null"),
+        ]
+        for value, text in cases_and_texts:
+            assert _js_string(value) == text
+        assert _js_string(nested(100_000, "a")) == "a"
 
 
 def _explode_on(surface_id: str) -> Callable[..., Any]:
