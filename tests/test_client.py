@@ -195,6 +195,33 @@ class TestConversation:
         assert not sent.context
         assert not sent.forwarded_props
 
+    def test_a_custom_render_tool_draws(self, backend: str) -> None:
+        """A request's own render tool name is the one whose streamed arguments draw."""
+        args = msgspec.json.encode(
+            {
+                "surfaceId": "custom",
+                "components": [{"id": "root", "component": "Text", "text": "drawn"}],
+            }
+        ).decode()
+        call = [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "draw_it"},
+            {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": args},
+            {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+        ]
+        request = A2uiRequest(basic_catalog("v0.9"), render_tool_name="draw_it")
+        with SdkAgent([Turn(call), Turn(call)]) as agent:
+
+            async def main(request: A2uiRequest | None) -> list[PartDiff]:
+                async with AgentSession(agent.url, request=request or False) as session:
+                    return await collect(session.send("Draw"))
+
+            custom = run(backend, lambda: main(request))
+            plain = run(backend, lambda: main(None))
+        assert [d.tool_call_id for d in custom] == ["a2ui:custom"]
+        assert plain == []
+
     def test_own_catalog_tools_context_and_props_go_on_every_run(self, backend: str) -> None:
         """A given request, the client's tools, context and props are sent each run."""
         catalog = Catalog.from_dict(

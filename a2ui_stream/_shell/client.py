@@ -221,7 +221,13 @@ class AgentSession:
             forwarded_props=forwarded_props,
         )
         self._tools, self._context, self._props = own.tools, own.context, own.forwarded_props
-        self._processor = processor if processor is not None else Processor()
+        if processor is None:
+            # A custom render tool draws only if the processor listens for its name.
+            request_ = self._request
+            processor = (
+                Processor() if request_ is None else Processor(render_tools=request_.render_tools)
+            )
+        self._processor = processor
         self._owns_client = http_client is None
         self._client = (
             http_client

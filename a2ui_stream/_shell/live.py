@@ -210,6 +210,7 @@ def command(arguments: argparse.Namespace, logger: Any) -> int:
             log=log,
             keep_runs=keep_runs,
             state=cli._resume(log, keep_runs, logger),  # noqa: SLF001
+            **({} if request is None else {"render_tools": request.render_tools}),
         )
         options: dict[str, Any] = (
             {} if arguments.timeout is None else {"timeout": arguments.timeout}
