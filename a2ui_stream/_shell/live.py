@@ -24,7 +24,7 @@ import anyio
 
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._request.catalog import Catalog, basic_catalog
-from a2ui_stream._request.request import A2uiRequest
+from a2ui_stream._request.request import RENDER_TOOL_NAME, A2uiRequest
 from a2ui_stream._shell.chat import chat
 from a2ui_stream._shell.filelog import FileLog
 from a2ui_stream.errors import (
@@ -210,7 +210,7 @@ def command(arguments: argparse.Namespace, logger: Any) -> int:
             log=log,
             keep_runs=keep_runs,
             state=cli._resume(log, keep_runs, logger),  # noqa: SLF001
-            **({} if request is None else {"render_tools": request.render_tools}),
+            render_tools=(RENDER_TOOL_NAME,) if request is None else request.render_tools,
         )
         options: dict[str, Any] = (
             {} if arguments.timeout is None else {"timeout": arguments.timeout}
