@@ -318,6 +318,25 @@ def _messages_snapshot(rng: random.Random, run: int) -> dict[str, JSON]:
     return {"type": "MESSAGES_SNAPSHOT", "messages": messages}
 
 
+def _run_end(rng: random.Random, run_id: str, ops: list[JSON]) -> list[dict[str, JSON]]:
+    """How a run ends: finished, failed, both in either order, drawn after, or never."""
+    finished = {"type": "RUN_FINISHED", "threadId": "t1", "runId": run_id}
+    failed = {"type": "RUN_ERROR", "message": "boom"}
+    return rng.choice(
+        (
+            [finished],
+            [finished],
+            [finished],
+            [failed],
+            [failed, finished],
+            [finished, {"type": "RUN_ERROR"}],
+            [finished, _snapshot("m0", list(ops))],
+            [{"type": "RUN_CANCELLED", "runId": run_id}],
+            [],
+        )
+    )
+
+
 def stream(seed: int) -> list[dict[str, JSON]]:
     """One stream of AG-UI events (JSON-ready dicts), the same for the same seed.
 
@@ -381,11 +400,7 @@ def stream(seed: int) -> list[dict[str, JSON]]:
             if rng.random() < 0.15:
                 extra["replace"] = rng.choice((True, False))
             events.append(_snapshot(message_id, list(ops), **extra))
-        end = rng.random()
-        if end < 0.7:
-            events.append({"type": "RUN_FINISHED", "threadId": "t1", "runId": run_id})
-        elif end < 0.85:
-            events.append({"type": "RUN_ERROR", "message": "boom"})
+        events += _run_end(rng, run_id, sent.get("m0", []))
     return events
 
 

@@ -7,6 +7,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+import pytest
 from a2ui_samples import conformant_streams
 from msgspec import UNSET
 
@@ -574,6 +575,25 @@ class TestRuns:
         assert state.runs[0].status == "finished"
         assert list(state.runs[1].parts) == ["s2"]
         assert [(d.run_id, d.op) for d in diffs] == [("r1", "add"), ("r2", "add")]
+
+    @pytest.mark.parametrize(
+        ("ends", "status"),
+        [
+            (["finished"], "finished"),
+            (["error"], "error"),
+            (["error", "finished"], "error"),
+            (["finished", "error"], "error"),
+            (["finished", "finished"], "finished"),
+        ],
+    )
+    def test_an_error_ends_the_run_for_good(self, ends: list[str], status: str) -> None:
+        """As upstream's client: RUN_ERROR wins over any RUN_FINISHED, before or after."""
+        kinds = {
+            "finished": ev.RunFinished(thread_id="t1", run_id="r1"),
+            "error": ev.RunError(message="boom"),
+        }
+        state, _, _ = fold(run_started("r1"), *(kinds[end] for end in ends))
+        assert state.runs[0].status == status
 
     def test_events_before_any_run_form_an_anonymous_run(self) -> None:
         """Snapshots before RUN_STARTED belong to a run with null ids."""

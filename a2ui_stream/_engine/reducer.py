@@ -288,7 +288,9 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context)
 
 def _on_run_ended(status: str) -> _Handler:
     def handler(state: StreamState, _event: ev.Event, _context: _Context) -> _Handled:
-        if not state.runs:
+        # A failed run stays failed (a RUN_FINISHED after RUN_ERROR changes nothing), as
+        # upstream's client keeps it; a RUN_ERROR after RUN_FINISHED fails it there too.
+        if not state.runs or state.runs[-1].status == "error":
             return state, (), ()
         run = msgspec.structs.replace(state.runs[-1], status=status)
         return _with_run(state, run), (), ()
