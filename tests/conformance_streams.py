@@ -318,6 +318,41 @@ def _messages_snapshot(rng: random.Random, run: int) -> dict[str, JSON]:
     return {"type": "MESSAGES_SNAPSHOT", "messages": messages}
 
 
+def _chatter(rng: random.Random, run: int) -> list[dict[str, JSON]]:
+    """Text and a genuine tool call between snapshots: one text messageId per run.
+
+    (Upstream's client starts a new assistant message at each new text messageId,
+    forgetting the surfaces drawn before: a documented difference, checked on its own.)
+    """
+    text = f"text-{run}"
+    call = f"call-{run}-{rng.randrange(1000)}"
+    return rng.choice(
+        (
+            [
+                {"type": "TEXT_MESSAGE_START", "messageId": text, "role": "assistant"},
+                {"type": "TEXT_MESSAGE_CONTENT", "messageId": text, "delta": "Here you go"},
+                {"type": "TEXT_MESSAGE_END", "messageId": text},
+            ],
+            [{"type": "TEXT_MESSAGE_CHUNK", "messageId": text, "delta": " and more"}],
+            [
+                {"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": "search"},
+                {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '{"q":"x"}'},
+                {"type": "TOOL_CALL_END", "toolCallId": call},
+                {
+                    "type": "TOOL_CALL_RESULT",
+                    "messageId": f"r-{call}",
+                    "toolCallId": call,
+                    "content": "ok",
+                },
+            ],
+            [
+                {"type": "STEP_STARTED", "stepName": "plan"},
+                {"type": "STEP_FINISHED", "stepName": "plan"},
+            ],
+        )
+    )
+
+
 def _run_end(rng: random.Random, run_id: str, ops: list[JSON]) -> list[dict[str, JSON]]:
     """How a run ends: finished, failed, both in either order, drawn after, or never."""
     finished = {"type": "RUN_FINISHED", "threadId": "t1", "runId": run_id}
@@ -381,6 +416,9 @@ def stream(seed: int) -> list[dict[str, JSON]]:
                 continue
             if roll < 0.2:
                 events.append(_malformed_event(rng, list(ops)))
+                continue
+            if roll < 0.27:
+                events += _chatter(rng, run)
                 continue
             surface_id = rng.choice(surface_ids)
             step = rng.random()

@@ -90,7 +90,9 @@ class Run(NamedTuple):
             ``None`` where the client shows no live message for the run (a
             ``MESSAGES_SNAPSHOT`` ending in an assistant message replaced it, and nothing
             drew after), so nothing shows how it ended.
-        parts: the ``a2ui:`` tool-call parts, in order.
+        parts: the ``a2ui:`` tool-call parts, in order (upstream's client starts a new
+            assistant message at each new text messageId: its parts are those of all
+            the run's messages, in order).
     """
 
     run_id: str | None
@@ -183,12 +185,13 @@ class UpstreamClient:
             runs: list[Run] = []
             live: set[str] = set()
             for turn in result["turns"]:
-                message = turn["live"]
-                if message is None:  # the client dropped its live message: nothing shows
-                    run = Run(turn["runId"], None, ())
-                else:
-                    live.add(message["id"])
-                    run = Run(turn["runId"], message["status"]["type"], _parts(message["parts"]))
+                messages = turn["live"]
+                live.update(message["id"] for message in messages)
+                # One run's parts across the messages the client split it into, in order;
+                # no message (the client dropped it): nothing shows how the run ended.
+                parts = tuple(part for message in messages for part in _parts(message["parts"]))
+                status = messages[-1]["status"]["type"] if messages else None
+                run = Run(turn["runId"], status, parts)
                 if run not in {_EMPTY, _EMPTY._replace(status=None)}:
                     runs.append(run)
             history = tuple(

@@ -9,12 +9,13 @@
 //
 // stdin: one JSON object per line, {"id": any, "events": [AG-UI event objects]}.
 // stdout: one JSON object per line, in input order:
-//   {"id", "turns": [{"runId", "live": {"id", "status", "parts": [{"toolCallId",
-//     "toolName", "argsText"}]} | null}],
+//   {"id", "turns": [{"runId", "live": [{"id", "status", "parts": [{"toolCallId",
+//     "toolName", "argsText"}]}]}],
 //    "thread": [{"id", "parts"}]}
-// where a turn's "live" message is the last assistant message it added that no
-// MESSAGES_SNAPSHOT of the turn restored (null when the client dropped it: a snapshot
-// ending in an assistant message replaces the live placeholder), and "thread" is every
+// where a turn's "live" messages are the assistant messages it added that no
+// MESSAGES_SNAPSHOT of the turn restored: usually one; one per text messageId, since
+// the client starts a new message at each; none when the client dropped it (a snapshot
+// ending in an assistant message replaces the live placeholder). "thread" is every
 // assistant message of the thread once the last turn ended.
 // A turn starts at each RUN_STARTED event the client's own event parser accepts (one
 // it refuses opens no run); events before the first such RUN_STARTED form a turn of
@@ -111,11 +112,10 @@ async function replay(events) {
     const added = core
       .getMessages()
       .filter((message) => message.role === "assistant" && !before.has(message.id));
-    const live = added.filter((message) => !restored.has(message.id)).at(-1);
-    out.push({
-      runId: turn.runId,
-      live: live === undefined ? null : { id: live.id, status: live.status, parts: toolCallParts(live) },
-    });
+    const live = added
+      .filter((message) => !restored.has(message.id))
+      .map((message) => ({ id: message.id, status: message.status, parts: toolCallParts(message) }));
+    out.push({ runId: turn.runId, live });
   }
   const thread = core === null ? [] : core.getMessages().filter((message) => message.role === "assistant");
   return {
