@@ -23,7 +23,8 @@ How unknown fields survive without slowing the common case:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, get_args
 
 import msgspec
@@ -177,6 +178,19 @@ _EXPECTED_ATTRS: dict[type[Event], tuple[tuple[str, str], ...]] = {
 }
 #: The classes :func:`_review` has anything to check on.
 _REVIEWED = frozenset(_NEEDED_ATTRS) | frozenset(_EXPECTED_ATTRS)
+
+
+def _scanner(cls: type[Event]) -> Callable[[Event], tuple[Any, ...]]:
+    names = [name for name, _ in (*_NEEDED_ATTRS.get(cls, ()), *_EXPECTED_ATTRS.get(cls, ()))]
+    # attrgetter gives a tuple only for two names or more: a single one is named twice.
+    return operator.attrgetter(*names, *names[:1] * (len(names) == 1))
+
+
+#: Per class, what the decoder's fast path glances at: the values of the fields
+#: :func:`_review` checks, all truthy in a complete event.
+_SCANNED: dict[type[Event], Callable[[Event], tuple[Any, ...]]] = {
+    cls: _scanner(cls) for cls in _REVIEWED
+}
 
 
 class Decoded(msgspec.Struct, frozen=True):
@@ -534,8 +548,8 @@ class EventDecoder:
                 # checks UTF-8 in every string it decodes, so only the undecoded
                 # content of a non-ASCII activity snapshot needs its own check.
                 # Everything else goes through _decode_payload.
-                result: Event | Diagnostic | None = None
                 found: list[Diagnostic] = []
+                result: Event | Diagnostic | None = None
                 if _NEWLINE not in payload:
                     try:
                         event: Event = fast(payload)
@@ -547,7 +561,11 @@ class EventDecoder:
                             or payload.isascii()
                             or _is_utf8(event.content)
                         ):
-                            if type(event) not in _REVIEWED:
+                            # A field the event needs empty, or one AG-UI requires
+                            # missing, is rare: only a falsy one (UNSET, "", but also 0
+                            # or []) sends the event to _review for a closer look.
+                            scan = _SCANNED.get(type(event))
+                            if scan is None or all(scan(event)):
                                 append(Decoded(event, item.line, item.offset))
                                 continue
                             result = _review(event, payload, item.line, item.offset, found)
