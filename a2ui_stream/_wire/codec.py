@@ -4,6 +4,8 @@ Owns turning payload bytes into :mod:`a2ui_stream.events` values (and values bac
 compact JSON), keeping unknown types and fields, and the one boundary where a bad line
 becomes a :class:`~a2ui_stream.Diagnostic`. Framing is :mod:`a2ui_stream._wire.framing`'s;
 ACTIVITY content is carried undecoded (A2UI decoding belongs to :mod:`a2ui_stream.a2ui`).
+Which fields an event needs (upstream's client's rule) is :mod:`a2ui_stream._wire.fields`'s;
+snake_case keys and SDK objects are read through :mod:`a2ui_stream._wire.keys`.
 Must not import state, conversion or shell modules; does no I/O and no logging.
 
 How unknown fields survive without slowing the common case:
@@ -23,8 +25,7 @@ How unknown fields survive without slowing the common case:
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
 import msgspec
@@ -37,6 +38,15 @@ from a2ui_stream._wire.events import (
     Event,
     KnownEvent,
     UnknownEvent,
+)
+from a2ui_stream._wire.fields import (
+    EVENT_FIELD_IGNORED,
+    EVENT_FIELD_MISSING,
+    NEEDED,
+    REVIEWED,
+    SCANNED,
+    empty_needed,
+    missing_warnings,
 )
 from a2ui_stream._wire.framing import Format, Frame, Framer
 from a2ui_stream._wire.keys import camel_keys
@@ -74,12 +84,6 @@ JSON_NOT_OBJECT = "json.not_object"
 #: without is missing, mistyped or empty, ``type`` is not a string, ACTIVITY content is
 #: not an object... Such an event is dropped, exactly where upstream's client drops it.
 EVENT_INVALID = "event.invalid"
-#: A field AG-UI requires is missing, but the event does without it as upstream's
-#: client does (a ``RUN_STARTED`` without ``threadId``): the event is kept.
-EVENT_FIELD_MISSING = "event.field_missing"
-#: A field the event can do without has a value of the wrong type: the field is
-#: ignored, as upstream's client ignores it, and the event is kept.
-EVENT_FIELD_IGNORED = "event.field_ignored"
 
 _NEWLINE = b"\n"
 #: Bytes of a bad line kept in its diagnostic.
@@ -109,87 +113,6 @@ _WIRE_NAMES: dict[type[Event], frozenset[str]] = {
     )
     | {"type"}
     for cls in _ALL
-}
-
-# Which fields an event needs is upstream's client's rule (its AG-UI event parser,
-# reference converter §1a), not the protocol's: an event is dropped only where that
-# client drops it. A field it needs, missing, mistyped or empty, drops the event; any
-# other field may be missing (a warning names it when AG-UI requires it) or mistyped
-# (it is ignored with a warning), and the event is kept.
-
-#: By type tag, the wire fields without which the client drops the event; each must be
-#: a non-empty string (``content`` an object, checked by its class).
-_NEEDED: dict[str, frozenset[str]] = {
-    "RUN_STARTED": frozenset({"runId"}),
-    "RUN_FINISHED": frozenset({"runId"}),
-    "TEXT_MESSAGE_CONTENT": frozenset({"delta"}),
-    "TOOL_CALL_START": frozenset({"toolCallId"}),
-    "TOOL_CALL_ARGS": frozenset({"toolCallId"}),
-    "TOOL_CALL_END": frozenset({"toolCallId"}),
-    "TOOL_CALL_RESULT": frozenset({"toolCallId"}),
-    "REASONING_ENCRYPTED_VALUE": frozenset({"subtype", "entityId", "encryptedValue"}),
-    "ACTIVITY_SNAPSHOT": frozenset({"activityType", "content"}),
-    "CUSTOM": frozenset({"name"}),
-}
-#: By type tag, the wire fields AG-UI 1.0 requires that the client does without.
-_EXPECTED: dict[str, tuple[str, ...]] = {
-    "RUN_STARTED": ("threadId",),
-    "RUN_FINISHED": ("threadId",),
-    "RUN_ERROR": ("message",),
-    "STEP_STARTED": ("stepName",),
-    "STEP_FINISHED": ("stepName",),
-    "TEXT_MESSAGE_START": ("messageId",),
-    "TEXT_MESSAGE_CONTENT": ("messageId",),
-    "TEXT_MESSAGE_END": ("messageId",),
-    "TOOL_CALL_START": ("toolCallName",),
-    "TOOL_CALL_ARGS": ("delta",),
-    "TOOL_CALL_RESULT": ("messageId", "content"),
-    "STATE_SNAPSHOT": ("snapshot",),
-    "STATE_DELTA": ("delta",),
-    "MESSAGES_SNAPSHOT": ("messages",),
-    "ACTIVITY_SNAPSHOT": ("messageId",),
-    "ACTIVITY_DELTA": ("messageId", "activityType", "patch"),
-    "RAW": ("event",),
-    "CUSTOM": ("value",),
-    "REASONING_START": ("messageId",),
-    "REASONING_MESSAGE_START": ("messageId",),
-    "REASONING_MESSAGE_CONTENT": ("messageId", "delta"),
-    "REASONING_MESSAGE_END": ("messageId",),
-    "REASONING_END": ("messageId",),
-    "SUBAGENT_STARTED": ("subagentRunId", "name"),
-    "SUBAGENT_FINISHED": ("subagentRunId",),
-    "SUBAGENT_ERROR": ("subagentRunId", "message"),
-}
-
-
-def _attributes(cls: type[Event], wire_names: Iterable[str]) -> tuple[tuple[str, str], ...]:
-    by_wire = {field.encode_name: field.name for field in msgspec.structs.fields(cls)}
-    return tuple((by_wire[wire], wire) for wire in wire_names if wire in by_wire)
-
-
-#: Per class, ``(attribute, wire name)`` of the fields :data:`_NEEDED` and
-#: :data:`_EXPECTED` name, checked on every decoded event of that class.
-_NEEDED_ATTRS: dict[type[Event], tuple[tuple[str, str], ...]] = {
-    _BY_TAG[tag]: _attributes(_BY_TAG[tag], sorted(names - {"content", "subtype"}))
-    for tag, names in _NEEDED.items()
-}
-_EXPECTED_ATTRS: dict[type[Event], tuple[tuple[str, str], ...]] = {
-    _BY_TAG[tag]: _attributes(_BY_TAG[tag], names) for tag, names in _EXPECTED.items()
-}
-#: The classes :func:`_review` has anything to check on.
-_REVIEWED = frozenset(_NEEDED_ATTRS) | frozenset(_EXPECTED_ATTRS)
-
-
-def _scanner(cls: type[Event]) -> Callable[[Event], tuple[Any, ...]]:
-    names = [name for name, _ in (*_NEEDED_ATTRS.get(cls, ()), *_EXPECTED_ATTRS.get(cls, ()))]
-    # attrgetter gives a tuple only for two names or more: a single one is named twice.
-    return operator.attrgetter(*names, *names[:1] * (len(names) == 1))
-
-
-#: Per class, what the decoder's fast path glances at: the values of the fields
-#: :func:`_review` checks, all truthy in a complete event.
-_SCANNED: dict[type[Event], Callable[[Event], tuple[Any, ...]]] = {
-    cls: _scanner(cls) for cls in _REVIEWED
 }
 
 
@@ -230,7 +153,7 @@ def _from_fields(
         raise msgspec.ValidationError(f"{error} - at `$.type`") from None
     cls = _BY_TAG.get(tag, UnknownEvent)
     names = _WIRE_NAMES[cls]
-    needed = _NEEDED.get(tag, frozenset())
+    needed = NEEDED.get(tag, frozenset())
     known = {key: value for key, value in fields.items() if key in names}
     while True:
         try:
@@ -365,31 +288,15 @@ def _review(  # noqa: PLR0917 - the decoder's hot loop calls it positionally
     ignored: frozenset[str] = frozenset(),
 ) -> Event | Diagnostic:
     """Drop an event whose needed field is empty; warn of expected fields it lacks."""
-    cls = type(event)
-    for attribute, wire in _NEEDED_ATTRS.get(cls, ()):
-        if getattr(event, attribute) == "":
-            tag = cls.__struct_config__.tag
-            message = (
-                f"not a valid AG-UI event: `{wire}` is empty "
-                f"(upstream's client drops {tag} without one)"
-            )
-            return _bad(EVENT_INVALID, message, payload, line=line, offset=offset, path=f"$.{wire}")
-    for attribute, wire in _EXPECTED_ATTRS.get(cls, ()):
-        if wire not in ignored and getattr(event, attribute) is UNSET:
-            tag = cls.__struct_config__.tag
-            found.append(
-                Diagnostic(
-                    code=EVENT_FIELD_MISSING,
-                    message=(
-                        f"{tag} has no `{wire}`, which AG-UI requires; "
-                        "kept without it, as upstream's client keeps it"
-                    ),
-                    severity=Severity.WARNING,
-                    line=line,
-                    offset=offset,
-                    path=f"$.{wire}",
-                )
-            )
+    wire = empty_needed(event)
+    if wire is not None:
+        tag = type(event).__struct_config__.tag
+        message = (
+            f"not a valid AG-UI event: `{wire}` is empty "
+            f"(upstream's client drops {tag} without one)"
+        )
+        return _bad(EVENT_INVALID, message, payload, line=line, offset=offset, path=f"$.{wire}")
+    found.extend(missing_warnings(event, line, offset, ignored))
     return event
 
 
@@ -419,7 +326,7 @@ def _decode_checked(
     else:
         if event.extra is UNSET:
             event = _single_line(event, payload)
-            if type(event) in _REVIEWED:
+            if type(event) in REVIEWED:
                 return _review(event, payload, line, offset, found)
             return event
     try:
@@ -456,7 +363,7 @@ def _decode_checked(
             )
         )
     event = _single_line(event, payload)
-    if type(event) in _REVIEWED:
+    if type(event) in REVIEWED:
         names = frozenset(wire for wire, _ in ignored)
         return _review(event, payload, line, offset, found, names)
     return event
@@ -564,7 +471,7 @@ class EventDecoder:
                             # A field the event needs empty, or one AG-UI requires
                             # missing, is rare: only a falsy one (UNSET, "", but also 0
                             # or []) sends the event to _review for a closer look.
-                            scan = _SCANNED.get(type(event))
+                            scan = SCANNED.get(type(event))
                             if scan is None or all(scan(event)):
                                 append(Decoded(event, item.line, item.offset))
                                 continue

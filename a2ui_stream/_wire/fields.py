@@ -1,0 +1,157 @@
+"""Which fields an AG-UI event needs: upstream's client's rule, not the protocol's.
+
+Owns the tables the codec checks every decoded event against: the wire fields without
+which assistant-ui's AG-UI event parser drops an event (reference converter §1a), and
+the fields AG-UI 1.0 requires that the client does without; and the checks themselves,
+made cheap enough for the decoder's hot loop. The codec turns their findings into
+drops and warnings. Imports only msgspec, the events and diagnostics; does no I/O.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import TYPE_CHECKING, Any, get_args
+
+import msgspec
+from msgspec import UNSET
+
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.events import Event, KnownEvent
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+__all__ = [
+    "EVENT_FIELD_IGNORED",
+    "EVENT_FIELD_MISSING",
+    "EXPECTED",
+    "NEEDED",
+    "REVIEWED",
+    "SCANNED",
+    "empty_needed",
+    "missing_warnings",
+]
+
+#: A field AG-UI requires is missing, but the event does without it as upstream's
+#: client does (a ``RUN_STARTED`` without ``threadId``): the event is kept.
+EVENT_FIELD_MISSING = "event.field_missing"
+#: A field the event can do without has a value of the wrong type: the field is
+#: ignored, as upstream's client ignores it, and the event is kept.
+EVENT_FIELD_IGNORED = "event.field_ignored"
+
+_BY_TAG: dict[str, type[Event]] = {
+    str(cls.__struct_config__.tag): cls for cls in get_args(KnownEvent)
+}
+
+# Which fields an event needs is upstream's client's rule (its AG-UI event parser,
+# reference converter §1a), not the protocol's: an event is dropped only where that
+# client drops it. A field it needs, missing, mistyped or empty, drops the event; any
+# other field may be missing (a warning names it when AG-UI requires it) or mistyped
+# (it is ignored with a warning), and the event is kept.
+
+#: By type tag, the wire fields without which the client drops the event; each must be
+#: a non-empty string (``content`` an object, checked by its class).
+NEEDED: dict[str, frozenset[str]] = {
+    "RUN_STARTED": frozenset({"runId"}),
+    "RUN_FINISHED": frozenset({"runId"}),
+    "TEXT_MESSAGE_CONTENT": frozenset({"delta"}),
+    "TOOL_CALL_START": frozenset({"toolCallId"}),
+    "TOOL_CALL_ARGS": frozenset({"toolCallId"}),
+    "TOOL_CALL_END": frozenset({"toolCallId"}),
+    "TOOL_CALL_RESULT": frozenset({"toolCallId"}),
+    "REASONING_ENCRYPTED_VALUE": frozenset({"subtype", "entityId", "encryptedValue"}),
+    "ACTIVITY_SNAPSHOT": frozenset({"activityType", "content"}),
+    "CUSTOM": frozenset({"name"}),
+}
+#: By type tag, the wire fields AG-UI 1.0 requires that the client does without.
+EXPECTED: dict[str, tuple[str, ...]] = {
+    "RUN_STARTED": ("threadId",),
+    "RUN_FINISHED": ("threadId",),
+    "RUN_ERROR": ("message",),
+    "STEP_STARTED": ("stepName",),
+    "STEP_FINISHED": ("stepName",),
+    "TEXT_MESSAGE_START": ("messageId",),
+    "TEXT_MESSAGE_CONTENT": ("messageId",),
+    "TEXT_MESSAGE_END": ("messageId",),
+    "TOOL_CALL_START": ("toolCallName",),
+    "TOOL_CALL_ARGS": ("delta",),
+    "TOOL_CALL_RESULT": ("messageId", "content"),
+    "STATE_SNAPSHOT": ("snapshot",),
+    "STATE_DELTA": ("delta",),
+    "MESSAGES_SNAPSHOT": ("messages",),
+    "ACTIVITY_SNAPSHOT": ("messageId",),
+    "ACTIVITY_DELTA": ("messageId", "activityType", "patch"),
+    "RAW": ("event",),
+    "CUSTOM": ("value",),
+    "REASONING_START": ("messageId",),
+    "REASONING_MESSAGE_START": ("messageId",),
+    "REASONING_MESSAGE_CONTENT": ("messageId", "delta"),
+    "REASONING_MESSAGE_END": ("messageId",),
+    "REASONING_END": ("messageId",),
+    "SUBAGENT_STARTED": ("subagentRunId", "name"),
+    "SUBAGENT_FINISHED": ("subagentRunId",),
+    "SUBAGENT_ERROR": ("subagentRunId", "message"),
+}
+
+
+def _attributes(cls: type[Event], wire_names: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    by_wire = {field.encode_name: field.name for field in msgspec.structs.fields(cls)}
+    return tuple((by_wire[wire], wire) for wire in wire_names if wire in by_wire)
+
+
+#: Per class, ``(attribute, wire name)`` of the fields :data:`NEEDED` and
+#: :data:`EXPECTED` name, checked on every decoded event of that class.
+_NEEDED_ATTRS: dict[type[Event], tuple[tuple[str, str], ...]] = {
+    _BY_TAG[tag]: _attributes(_BY_TAG[tag], sorted(names - {"content", "subtype"}))
+    for tag, names in NEEDED.items()
+}
+_EXPECTED_ATTRS: dict[type[Event], tuple[tuple[str, str], ...]] = {
+    _BY_TAG[tag]: _attributes(_BY_TAG[tag], names) for tag, names in EXPECTED.items()
+}
+#: The classes the decoder's review has anything to check on.
+REVIEWED = frozenset(_NEEDED_ATTRS) | frozenset(_EXPECTED_ATTRS)
+
+
+def _scanner(cls: type[Event]) -> Callable[[Event], tuple[Any, ...]]:
+    names = [name for name, _ in (*_NEEDED_ATTRS.get(cls, ()), *_EXPECTED_ATTRS.get(cls, ()))]
+    # attrgetter gives a tuple only for two names or more: a single one is named twice.
+    return operator.attrgetter(*names, *names[:1] * (len(names) == 1))
+
+
+#: Per class, what the decoder's fast path glances at: the values of the fields
+#: the decoder's review checks, all truthy in a complete event.
+SCANNED: dict[type[Event], Callable[[Event], tuple[Any, ...]]] = {
+    cls: _scanner(cls) for cls in REVIEWED
+}
+
+
+def empty_needed(event: Event) -> str | None:
+    """The wire name of a needed string field the event holds empty, if any."""
+    for attribute, wire in _NEEDED_ATTRS.get(type(event), ()):
+        if getattr(event, attribute) == "":
+            return wire
+    return None
+
+
+def missing_warnings(
+    event: Event, line: int | None, offset: int | None, ignored: frozenset[str] = frozenset()
+) -> list[Diagnostic]:
+    """A warning per field AG-UI requires that the event lacks (not those ``ignored``)."""
+    found = []
+    for attribute, wire in _EXPECTED_ATTRS.get(type(event), ()):
+        if wire not in ignored and getattr(event, attribute) is UNSET:
+            tag = type(event).__struct_config__.tag
+            found.append(
+                Diagnostic(
+                    code=EVENT_FIELD_MISSING,
+                    message=(
+                        f"{tag} has no `{wire}`, which AG-UI requires; "
+                        "kept without it, as upstream's client keeps it"
+                    ),
+                    severity=Severity.WARNING,
+                    line=line,
+                    offset=offset,
+                    path=f"$.{wire}",
+                )
+            )
+    return found
