@@ -67,10 +67,10 @@ def _strings(value: Any, key: str, limit: int, out: list[str]) -> None:
     if kind is str:
         if len(value) > limit:
             out.append(f"prop {key!r} holds a string of {len(value)} characters")
-    elif kind is list:
+    elif isinstance(value, list):  # frozen element trees are list and dict subclasses
         for item in value:
             _strings(item, key, limit, out)
-    elif kind is dict:
+    elif isinstance(value, dict):
         for name, item in value.items():
             _strings(name, key, limit, out)
             _strings(item, key, limit, out)
@@ -80,7 +80,7 @@ def _walk(element: Any, depth: int, out: list[str], limits: Limits, counts: list
     counts[0] += 1
     if depth >= 2 * limits.max_depth:
         out.append(f"element at depth {depth} (limit {limits.max_depth} A2UI levels)")
-    if type(element) is not dict:
+    if not isinstance(element, dict):
         out.append(f"element is {type(element).__name__}, not an object")
         return
     for key, value in element.items():
@@ -89,9 +89,11 @@ def _walk(element: Any, depth: int, out: list[str], limits: Limits, counts: list
     children = element.get("children")
     if children is None:
         return
-    kids = children if type(children) is list else [children]
+    kids = children if isinstance(children, list) else [children]
     if element.get("$type") == "ListView":
-        items = sum(1 for kid in kids if type(kid) is dict and kid.get("$type") == "ListViewItem")
+        items = sum(
+            1 for kid in kids if isinstance(kid, dict) and kid.get("$type") == "ListViewItem"
+        )
         if items > limits.max_template_items:
             out.append(f"ListView with {items} items (limit {limits.max_template_items})")
     for kid in kids:
@@ -133,7 +135,7 @@ def output_problems(diffs: Iterable[PartDiff], limits: Limits) -> list[str]:
             if diff.args is not UNSET:
                 out.append(f"diff {index}: remove carries args")
             continue
-        if type(diff.args) is not dict:
+        if not isinstance(diff.args, dict):
             out.append(f"diff {index}: {diff.op} without args")
             continue
         out.extend(f"diff {index}: {p}" for p in element_problems(diff.args, limits))

@@ -494,7 +494,7 @@ class TestRoundTrip:
 def _elements(element: Any) -> list[dict[str, Any]]:
     out = [element]
     children = element.get("children")
-    for kid in children if type(children) is list else [children] if children else []:
+    for kid in children if isinstance(children, list) else [children] if children else []:
         out.extend(_elements(kid))
     return out
 
@@ -533,7 +533,7 @@ def _schemas(path: Path) -> dict[str, Any]:
 
 def _levels(element: Any) -> int:
     children = element.get("children")
-    kids = children if type(children) is list else [children] if children else []
+    kids = children if isinstance(children, list) else [children] if children else []
     below = max((_levels(kid) for kid in kids), default=0)
     # A template's ListView and ListViewItem stand for one A2UI level between them.
     return below + (0 if element["$type"] == "ListViewItem" else 1)

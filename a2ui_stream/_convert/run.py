@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 from a2ui_stream._convert.bindings import MISSING, template_of
 from a2ui_stream._convert.reuse import NOWHERE, Children, Memo, Region, join, only_strings
 from a2ui_stream._convert.templates import Expander
+from a2ui_stream._tree.frozen import FrozenList, freeze
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
@@ -237,10 +238,13 @@ class Run(Expander):
                 out = self.children(memo, children, path, old)
                 if out:  # after any single-child references the handler converted
                     first = element.get("children")
-                    element["children"] = out if first is None else first + out
+                    # Converted children are frozen elements: the list needs no walk.
+                    element["children"] = FrozenList(out) if first is None else first + out
         self.visited.discard(cid)
         memo.prev = None
-        memo.element = element
+        # Frozen once made: the element is shared with the state, later outputs and the
+        # caller, who must not be able to change them (the children are frozen already).
+        memo.element = element if element is None else freeze(element)
         # A limit that stopped the traversal inside this subtree made its output depend
         # on what came before it: its complete children stay reusable; it is reused
         # only where it is entered with the same budgets (:meth:`repeats`).

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from a2ui_stream._convert.bindings import MISSING
 from a2ui_stream._convert.reading import Reader
 from a2ui_stream._convert.reuse import Expansion, Memo, join
+from a2ui_stream._tree.frozen import FrozenDict
 from a2ui_stream._wire.diagnostics import Severity
 
 if TYPE_CHECKING:
@@ -202,26 +203,19 @@ class Expander(Reader):
                 if self.work <= self.max_work and self.reusable(before):
                     kids.append(before)  # its region is in the inherited one already
                     done = before.element
-                    out.append(
-                        {"$type": "ListViewItem"}
-                        if done is None
-                        else {"$type": "ListViewItem", "children": done}
-                    )
+                    out.append(_item(done))
                     continue
                 self.work -= 1
             kid = self.visit(component_id, path, depth, before)
             if kid is None:
                 kids.append(component_id)
-                out.append({"$type": "ListViewItem"})
+                out.append(_EMPTY_ITEM)
                 continue
             kids.append(kid)
             joined = kid.region
             if joined and joined != region and (kid is not before or type(prev) is not list):
                 region = join(region, joined) if region else joined
-            if kid.element is None:
-                out.append({"$type": "ListViewItem"})
-            else:
-                out.append({"$type": "ListViewItem", "children": kid.element})
+            out.append(_item(kid.element))
         memo.region = region
 
     def patch(
@@ -312,3 +306,14 @@ class Expander(Reader):
                 region=region,
                 warned=warned,
             )
+
+
+#: The ListViewItem of an item that emitted nothing; frozen, so one serves them all.
+_EMPTY_ITEM = FrozenDict({"$type": "ListViewItem"})
+
+
+def _item(element: dict[str, Any] | None) -> dict[str, Any]:
+    """The ListViewItem holding an item's element, frozen as the element is."""
+    if element is None:
+        return _EMPTY_ITEM
+    return FrozenDict({"$type": "ListViewItem", "children": element})

@@ -112,7 +112,7 @@ def _string_or_number(value: Any) -> str | None:
 
 def _exact_object(fields: Mapping[str, _Check], required: tuple[str, ...]) -> _Check:
     def check(value: Any) -> str | None:
-        if type(value) is not dict:
+        if not isinstance(value, dict):
             return "must be an object"
         for key in required:
             if key not in value:
@@ -131,7 +131,7 @@ def _exact_object(fields: Mapping[str, _Check], required: tuple[str, ...]) -> _C
 
 def _array_of(item_check: _Check) -> _Check:
     def check(value: Any) -> str | None:
-        if type(value) is not list:
+        if not isinstance(value, list):
             return "must be an array"
         for index, item in enumerate(value):
             problem = item_check(item)
@@ -143,7 +143,7 @@ def _array_of(item_check: _Check) -> _Check:
 
 
 def _action_object(value: Any) -> str | None:
-    if type(value) is not dict:
+    if not isinstance(value, dict):
         return "must be an object"
     return None if type(value.get("type")) is str else "needs a string 'type'"
 
@@ -280,7 +280,7 @@ ELEMENT_TYPES: Final[Mapping[str, _Schema]] = {
 
 
 def _problems_of(element: Any, where: str, out: list[str]) -> None:
-    if type(element) is not dict:
+    if not isinstance(element, dict):
         out.append(f"{where}: an element must be an object")
         return
     type_name = element.get("$type")
@@ -311,7 +311,7 @@ def _problems_of(element: Any, where: str, out: list[str]) -> None:
     children = element.get("children")
     if "children" not in element:
         return
-    if type(children) is list:
+    if isinstance(children, list):  # frozen elements are dict and list subclasses
         for index, child in enumerate(children):
             _problems_of(child, f"{where}.children[{index}]", out)
     else:

@@ -54,6 +54,7 @@ from a2ui_stream._state.stream import (
     StreamState,
 )
 from a2ui_stream._state.surface import ComponentChange, apply_operation
+from a2ui_stream._tree.frozen import freeze
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, UpdateDataModel, decode_operation
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
@@ -397,7 +398,8 @@ def _apply_lifecycle(
                 message_id=key,
             ),
         )
-    lifecycles = run.lifecycles.set(key, Lifecycle(phase=phase, content=content))
+    # Frozen: the content reaches callers through the state, and later deltas patch it.
+    lifecycles = run.lifecycles.set(key, Lifecycle(phase=phase, content=freeze(content)))
     return _with_run(state, msgspec.structs.replace(run, lifecycles=lifecycles)), (), diagnostics
 
 

@@ -1,0 +1,135 @@
+"""Frozen JSON containers: the element trees and values callers receive.
+
+Owns :class:`FrozenDict` and :class:`FrozenList`, a dict and a list that refuse every
+change, and :func:`freeze`, which makes a JSON value of them. What a caller gets (a
+part's args, a diff's args and patch values, a lifecycle's content) is shared with the
+state and with later outputs, so that unchanged subtrees cost nothing; a caller that
+changed one would change what the library hands out next (issue 12). Frozen, they
+still read, compare, encode (msgspec, ``json``) and validate as the dicts and lists
+they are; ``msgspec.to_builtins(value)`` gives a plain copy to edit.
+
+Must not import anything of the package. Does no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+__all__ = ["FrozenDict", "FrozenList", "freeze"]
+
+
+def _refuse(self: object, *_args: object, **_kwargs: object) -> NoReturn:
+    name = type(self).__name__
+    message = f"a {name} is immutable: it is shared with the state; copy it to edit it"
+    raise TypeError(message)
+
+
+class FrozenDict(dict[str, Any]):
+    """A dict that refuses every change; equal to the dict with the same items."""
+
+    __slots__ = ()
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
+        """Pickle and copy as a frozen dict of the same items."""
+        return (FrozenDict, (dict(self),))
+
+    def __copy__(self) -> FrozenDict:
+        """A frozen value is its own copy."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
+        """A frozen value is its own deep copy: nothing in it can change."""
+        del memo
+        return self
+
+
+class FrozenList(list[Any]):
+    """A list that refuses every change; equal to the list with the same items."""
+
+    __slots__ = ()
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self) -> tuple[type[FrozenList], tuple[list[Any]]]:
+        """Pickle and copy as a frozen list of the same items."""
+        return (FrozenList, (list(self),))
+
+    def __copy__(self) -> FrozenList:
+        """A frozen value is its own copy."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
+        """A frozen value is its own deep copy: nothing in it can change."""
+        del memo
+        return self
+
+
+def freeze(value: Any) -> Any:
+    """Return ``value`` with every dict and list in it frozen.
+
+    Containers already frozen are kept as they are, with everything in them, so
+    freezing a new element whose children are frozen elements costs its own size.
+    A value nested past a few levels is walked iteratively: it cannot exhaust the stack.
+
+    Args:
+        value: a JSON value (dicts, lists, scalars), not changed.
+
+    Returns:
+        ``value`` itself when it is not an unfrozen container; otherwise a frozen copy
+        sharing every frozen subtree.
+    """
+    return _freeze(value, 0)
+
+
+#: Levels frozen by recursion before the iterative walk takes over.
+_RECURSION = 32
+_PLAIN = frozenset({dict, list})
+
+
+def _freeze(value: Any, depth: int) -> Any:
+    kind = type(value)
+    if kind is dict:
+        made: Any = FrozenDict(value)
+        if not _PLAIN.isdisjoint(map(type, value.values())):  # checked in C
+            if depth >= _RECURSION:
+                return _freeze_deep(value)
+            for key, child in value.items():
+                if type(child) in _PLAIN:
+                    dict.__setitem__(made, key, _freeze(child, depth + 1))
+        return made
+    if kind is list:
+        made = FrozenList(value)
+        if not _PLAIN.isdisjoint(map(type, value)):
+            if depth >= _RECURSION:
+                return _freeze_deep(value)
+            for index, child in enumerate(value):
+                if type(child) in _PLAIN:
+                    list.__setitem__(made, index, _freeze(child, depth + 1))
+        return made
+    return value
+
+
+def _freeze_deep(value: Any) -> Any:
+    """:func:`freeze` without recursion, for values nested deeper than it goes."""
+    # Every container is listed before the containers inside it; copies are made in the
+    # reverse order, so a container's children are frozen before it is.
+    order: list[Any] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        children = node if type(node) is list else node.values()
+        stack.extend(child for child in children if type(child) in _PLAIN)
+    copies: dict[int, Any] = {}
+    get = copies.get
+    for node in reversed(order):
+        if type(node) is list:
+            made: Any = FrozenList([get(id(child), child) for child in node])
+        else:
+            made = FrozenDict({key: get(id(child), child) for key, child in node.items()})
+        copies[id(node)] = made
+    return copies[id(value)]

@@ -1,0 +1,284 @@
+"""What a caller receives cannot reach back into the state (issue 12, ``mutation.py``).
+
+A hostile caller tries to change everything it is given: every dict and list of every
+diff's args and previous args, every patch and the values in it, the parts, lifecycles
+and history of ``Processor.state``, the diagnostics, and what ``testing.process``
+returns. Each attempt on a shared value must be refused, and the output that follows
+and the final state must be byte-identical to those of a caller that touched nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from a2ui_stream import Processor
+from a2ui_stream._tree.frozen import FrozenDict, FrozenList, freeze
+from a2ui_stream.testing import (
+    activity_snapshot,
+    create_surface,
+    jsonl,
+    lifecycle,
+    process,
+    update_components,
+)
+
+RECORDING = Path(__file__).resolve().parents[1] / "examples" / "recording.jsonl"
+_ENCODE = msgspec.json.Encoder().encode
+
+
+def _history_stream() -> bytes:
+    """A lifecycle, a delta to it, and a MESSAGES_SNAPSHOT whose history rehydrates."""
+    ops = [
+        create_surface("h"),
+        update_components("h", {"id": "root", "component": "Text", "text": "restored"}),
+    ]
+    return jsonl(
+        [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            lifecycle("m1", "building", progressTokens=[1, 2]),
+            {
+                "type": "ACTIVITY_DELTA",
+                "messageId": "m1",
+                "activityType": "a2ui-surface",
+                "patch": [{"op": "add", "path": "/progressTokens/-", "value": 3}],
+            },
+            {
+                "type": "MESSAGES_SNAPSHOT",
+                "messages": [
+                    {"id": "a1", "role": "assistant", "content": "hi"},
+                    {
+                        "id": "act1",
+                        "role": "activity",
+                        "activityType": "a2ui-surface",
+                        "content": {"a2ui_operations": ops},
+                    },
+                ],
+            },
+            activity_snapshot("m1", ops),
+        ]
+    )
+
+
+class Vandal:
+    """Tries every way to change what it is handed; counts what was refused."""
+
+    def __init__(self) -> None:
+        self.refused = 0
+        self.changed = 0
+
+    def attack(self, value: Any) -> None:
+        """Walk ``value`` and try to change every dict and list in it."""
+        stack = [value]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                stack.extend(node.values())
+                self._try(node, [
+                    lambda d: d.__setitem__("$type", "HACKED"),
+                    lambda d: d.update({"x": 1}),
+                    lambda d: d.setdefault("y", 1),
+                    lambda d: d.pop(next(iter(d))) if d else d.clear(),
+                    lambda d: d.__delitem__(next(iter(d))) if d else d.clear(),
+                    lambda d: d.__ior__({"z": 1}),
+                    lambda d: d.popitem() if d else d.clear(),
+                    lambda d: d.clear(),
+                ])  # fmt: skip
+            elif isinstance(node, list):
+                stack.extend(node)
+                self._try(node, [
+                    lambda items: items.append("HACKED"),
+                    lambda items: items.extend([1]),
+                    lambda items: items.insert(0, 1),
+                    lambda items: items.__setitem__(0, 1) if items else items.clear(),
+                    lambda items: items.__delitem__(0) if items else items.clear(),
+                    lambda items: items.__iadd__([1]),
+                    lambda items: items.__imul__(2),
+                    lambda items: items.pop() if items else items.clear(),
+                    lambda items: items.remove(items[0]) if items else items.clear(),
+                    lambda items: items.sort(key=str),
+                    lambda items: items.reverse(),
+                    lambda items: items.clear(),
+                ])  # fmt: skip
+
+    def _try(self, node: Any, attempts: list[Any]) -> None:
+        for attempt in attempts:
+            try:
+                attempt(node)
+            except TypeError:
+                self.refused += 1
+            else:
+                self.changed += 1
+
+    def attack_struct(self, value: Any) -> None:
+        """Try to set every field of a Struct (a diagnostic, a part, a state)."""
+        for field in value.__struct_fields__:
+            try:
+                setattr(value, field, None)
+            except AttributeError:
+                self.refused += 1
+            else:
+                self.changed += 1
+
+
+def _run(data: bytes, vandal: Vandal | None) -> tuple[list[bytes], bytes]:
+    processor = Processor()
+    out: list[bytes] = []
+    for line in data.splitlines(keepends=True):
+        for diff in processor.feed(line):
+            patch = diff.patch()
+            out.append(_ENCODE(msgspec.to_builtins(diff)) + _ENCODE(patch))
+            if vandal is not None:
+                vandal.attack_struct(diff)
+                vandal.attack(diff.args)
+                vandal.attack(diff.previous_args)
+                for operation in patch:  # the operations are the caller's own; values not
+                    vandal.attack(operation.get("value"))
+                    operation["op"] = "HACKED"
+                patch.append({"op": "HACKED"})
+        for diagnostic in processor.take_diagnostics():
+            out.append(_ENCODE(diagnostic))
+            if vandal is not None:
+                vandal.attack_struct(diagnostic)
+        if vandal is not None:
+            _attack_state(vandal, processor)
+    processor.close()
+    return out, _ENCODE(_state_view(processor))
+
+
+def _attack_state(vandal: Vandal, processor: Processor) -> None:
+    state = processor.state
+    vandal.attack_struct(state)
+    for run in state.runs:
+        vandal.attack_struct(run)
+        for part in run.parts.values():
+            vandal.attack_struct(part)
+            vandal.attack(part.args)
+        for status in run.lifecycles.values():
+            vandal.attack(status.content)
+        for mapping in (run.parts, run.lifecycles, run.buckets):
+            vandal.refused += _refuses(lambda m=mapping: m.__setitem__("k", None))
+    for entry in state.history:
+        vandal.attack_struct(entry)
+        for part in entry.parts:
+            vandal.attack(part.args)
+
+
+def _refuses(attempt: Any) -> int:
+    try:
+        attempt()
+    except (TypeError, AttributeError):
+        return 1
+    return 0
+
+
+def _state_view(processor: Processor) -> Any:
+    state = processor.state
+    return {
+        "runs": [
+            {
+                "parts": [msgspec.to_builtins(part) for part in run.parts.values()],
+                "lifecycles": {k: msgspec.to_builtins(v) for k, v in run.lifecycles.items()},
+            }
+            for run in state.runs
+        ],
+        "history": [msgspec.to_builtins(entry) for entry in state.history],
+    }
+
+
+@pytest.mark.parametrize(
+    "data",
+    [RECORDING.read_bytes(), _history_stream()],
+    ids=["recording", "history-and-lifecycle"],
+)
+def test_a_vandal_changes_nothing(data: bytes) -> None:
+    """Every change to a received value is refused; output and state stay the same."""
+    clean, clean_state = _run(data, None)
+    vandal = Vandal()
+    dirty, dirty_state = _run(data, vandal)
+    assert vandal.changed == 0
+    assert vandal.refused > 100
+    assert dirty == clean
+    assert dirty_state == clean_state
+
+
+def test_history_lifecycles_and_parts_are_reached() -> None:
+    """The second stream does give the vandal history entries and lifecycle content."""
+    processor = Processor()
+    processor.feed(_history_stream())
+    processor.close()
+    state = processor.state
+    assert state.history
+    assert state.history[0].parts
+    run = state.current
+    assert run is not None
+    assert run.lifecycles["m1"].content["progressTokens"] == [1, 2, 3]
+    assert isinstance(run.lifecycles["m1"].content, FrozenDict)
+
+
+def test_testing_process_returns_frozen_values() -> None:
+    """What testing.process returns refuses changes too."""
+    capture = process(RECORDING.read_bytes(), chunk_size=100)
+    vandal = Vandal()
+    for diff in capture.diffs:
+        vandal.attack(diff.args)
+    run = capture.state.current
+    assert run is not None
+    for part in run.parts.values():
+        vandal.attack(part.args)
+    assert vandal.changed == 0
+    assert vandal.refused > 0
+
+
+def test_two_processors_share_nothing_mutable() -> None:
+    """Args of two processors never alias, so neither could reach the other's state."""
+    data = RECORDING.read_bytes()
+    first, second = Processor().feed(data), Processor().feed(data)
+    assert all(a.args is not b.args for a, b in zip(first, second, strict=True) if a.args)
+
+
+class TestFrozen:
+    def test_reads_encodes_and_compares_as_plain_json(self) -> None:
+        value = {"a": [1, {"b": [2.5, None, True]}], "c": "s"}
+        frozen = freeze(value)
+        assert frozen == value
+        assert isinstance(frozen, dict)
+        assert isinstance(frozen["a"], FrozenList)
+        assert msgspec.json.encode(frozen) == msgspec.json.encode(value)
+        plain = msgspec.to_builtins(frozen)
+        assert type(plain) is dict
+        assert type(plain["a"][1]) is dict
+
+    def test_frozen_subtrees_are_kept(self) -> None:
+        """Freezing what holds frozen values keeps them: it costs the new part only."""
+        inner = freeze({"x": [1]})
+        outer = freeze({"children": [inner, inner]})
+        assert outer["children"][0] is inner
+        assert freeze(outer) is outer
+
+    def test_copies_stay_frozen(self) -> None:
+        frozen = freeze({"a": [1]})
+        assert copy.copy(frozen) is frozen
+        assert copy.deepcopy(frozen) is frozen
+        restored = pickle.loads(pickle.dumps(frozen))  # noqa: S301 - our own bytes
+        assert restored == frozen
+        assert isinstance(restored, FrozenDict)
+        assert isinstance(restored["a"], FrozenList)
+
+    def test_deep_value_does_not_exhaust_the_stack(self) -> None:
+        value: dict[str, Any] = {}
+        node = value
+        for _ in range(5000):
+            node["k"] = {}
+            node = node["k"]
+        assert isinstance(freeze(value), FrozenDict)
+
+    def test_operators_give_plain_lists(self) -> None:
+        frozen = freeze([1, 2])
+        assert type(frozen + [3]) is list  # noqa: RUF005 - the operator is what is tested
+        assert type(frozen * 2) is list
