@@ -36,8 +36,8 @@ _Series = tuple[str, list[tuple[str, float]]]
 
 def _points(data: Any) -> list[tuple[str, float]]:
     points: list[tuple[str, float]] = []
-    for point in data[:MAX_POINTS] if type(data) is list else ():
-        if type(point) is not dict:
+    for point in data[:MAX_POINTS] if isinstance(data, list) else ():
+        if not isinstance(point, dict):
             continue
         value = point.get("value")
         if type(value) is int or type(value) is float:
@@ -48,10 +48,10 @@ def _points(data: Any) -> list[tuple[str, float]]:
 
 def _series(element: Mapping[str, Any]) -> list[_Series]:
     raw = element.get("series")
-    if type(raw) is list and raw:
+    if isinstance(raw, list) and raw:
         found = []
         for index, entry in enumerate(raw[:MAX_SERIES]):
-            if type(entry) is dict:
+            if isinstance(entry, dict):
                 label = entry.get("label")
                 name = label if type(label) is str else f"Series {index + 1}"
                 found.append((name, _points(entry.get("data"))))

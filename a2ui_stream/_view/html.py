@@ -146,7 +146,7 @@ class ElementRenderer:
         if depth >= MAX_DEPTH:
             self._out.append('<p class="placeholder">Deeper elements are not shown.</p>')
             return
-        if type(element) is not dict:
+        if not isinstance(element, dict):
             self._out.append(
                 '<p class="placeholder">Not an element: <code>'
                 f"{escape(_json(element)[:200])}</code></p>"
@@ -168,7 +168,7 @@ class ElementRenderer:
     def children(self, element: dict[str, Any], depth: int) -> None:
         """Append an element's ``children`` (one element or a list of them)."""
         children = element.get("children")
-        if type(children) is list:
+        if isinstance(children, list):
             for child in children:
                 self.node(child, depth + 1)
         elif children is not None:
@@ -200,7 +200,7 @@ class ElementRenderer:
 
     def action(self, action: Any) -> tuple[str, str]:
         """An ``$action`` as a details line and as the whole text, or ``("", "")``."""
-        if type(action) is not dict:
+        if not isinstance(action, dict):
             return "", ""
         kind = action.get("type")
         if kind == "a2ui:action":
@@ -323,11 +323,11 @@ def _input(r: ElementRenderer, el: dict[str, Any], _depth: int) -> None:
 
 
 def _options(value: Any) -> list[tuple[str, str]]:
-    options = value if type(value) is list else ()
+    options = value if isinstance(value, list) else ()
     return [
         (_text(option.get("label", "")), _text(option.get("value", "")))
         for option in options
-        if type(option) is dict
+        if isinstance(option, dict)
     ]
 
 
@@ -403,10 +403,10 @@ def _card(r: ElementRenderer, el: dict[str, Any], depth: int) -> None:
         r.children(el, depth)
         r.write("</div>")
     buttons = [el.get(key) for key in ("cancel", "confirm")]
-    if any(type(button) is dict for button in buttons):
+    if any(isinstance(button, dict) for button in buttons):
         r.write('<footer class="card-actions">')
         for key, button in zip(("cancel", "confirm"), buttons, strict=True):
-            if type(button) is dict:
+            if isinstance(button, dict):
                 style = "secondary" if key == "cancel" else "primary"
                 _button(
                     r,
@@ -472,8 +472,12 @@ def _box(r: ElementRenderer, el: dict[str, Any], depth: int) -> None:
 def _list_view(r: ElementRenderer, el: dict[str, Any], depth: int) -> None:
     r.write('<ul class="list">')
     children = el.get("children")
-    for child in children if type(children) is list else [] if children is None else [children]:
-        if depth + 1 < MAX_DEPTH and type(child) is dict and child.get("$type") == "ListViewItem":
+    for child in children if isinstance(children, list) else [] if children is None else [children]:
+        if (
+            depth + 1 < MAX_DEPTH
+            and isinstance(child, dict)
+            and child.get("$type") == "ListViewItem"
+        ):
             _item(r, child, depth + 1, "li")
         else:  # a list holds only items: wrap anything else in one
             r.write('<li class="item">')
@@ -497,17 +501,17 @@ def _list_view_item(r: ElementRenderer, el: dict[str, Any], depth: int) -> None:
 def _table(r: ElementRenderer, el: dict[str, Any], _depth: int) -> None:
     out = ['<div class="table-wrap"><table>']
     columns = el.get("columns")
-    if type(columns) is list and columns:
+    if isinstance(columns, list) and columns:
         out.append("<thead><tr>")
         out.extend(
-            f"<th>{escape(_text(c.get('label', '')) if type(c) is dict else _text(c))}</th>"
+            f"<th>{escape(_text(c.get('label', '')) if isinstance(c, dict) else _text(c))}</th>"
             for c in columns
         )
         out.append("</tr></thead>")
     out.append("<tbody>")
     rows = el.get("rows")
-    for row in rows if type(rows) is list else ():
-        cells = row if type(row) is list else [row]
+    for row in rows if isinstance(rows, list) else ():
+        cells = row if isinstance(row, list) else [row]
         out.append("<tr>" + "".join(f"<td>{escape(_text(c))}</td>" for c in cells) + "</tr>")
     out.append("</tbody></table></div>")
     r.write("".join(out))
@@ -538,7 +542,7 @@ def _carousel(r: ElementRenderer, el: dict[str, Any], depth: int) -> None:
         r.write(f'<p class="carousel-label">{escape(label)}</p>')
     r.write('<div class="slides">')
     children = el.get("children")
-    for child in children if type(children) is list else [] if children is None else [children]:
+    for child in children if isinstance(children, list) else [] if children is None else [children]:
         r.write('<div class="slide">')
         r.node(child, depth + 1)
         r.write("</div>")

@@ -45,7 +45,7 @@ def _value(value: Any) -> str:
 
 
 def _action(action: Any) -> str:
-    if type(action) is not dict:
+    if not isinstance(action, dict):
         return f"$action={_value(action)}"
     kind = action.get("type")
     if kind == "a2ui:action":
@@ -59,7 +59,7 @@ def _action(action: Any) -> str:
 
 
 def _line(element: Any) -> str:
-    if type(element) is not dict:
+    if not isinstance(element, dict):
         return f"(not an element) {_value(element)}"
     kind = element.get("$type")
     if type(kind) is str and kind.isascii() and kind.isidentifier():
@@ -91,10 +91,10 @@ def tree_lines(element: Any, indent: int = 0) -> list[str]:
             lines.append(f"{pad}… deeper elements not shown")
             continue
         lines.append(pad + _line(node))
-        children = node.get("children") if type(node) is dict else None
+        children = node.get("children") if isinstance(node, dict) else None
         if children is None:
             continue
-        kids = children if type(children) is list else [children]
+        kids = children if isinstance(children, list) else [children]
         stack.extend((child, depth + 1) for child in reversed(kids))
     return lines
 
