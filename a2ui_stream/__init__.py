@@ -9,6 +9,8 @@ builds what a run must carry for an agent to draw at all. Wire types live in
 
 from __future__ import annotations
 
+from typing import Any
+
 from a2ui_stream import a2ui, events
 from a2ui_stream._convert.converter import Conversion, Converter
 from a2ui_stream._engine.eventlog import EventLog, MemoryLog
@@ -87,3 +89,17 @@ __all__ = [
     "render_tool",
     "replay",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``__version__``, read from the installed package's metadata on first use.
+
+    pyproject.toml is the one place the version is written; reading the metadata costs
+    a scan of the installed distributions, so ``import a2ui_stream`` does not pay it.
+    """
+    if name == "__version__":
+        from a2ui_stream._shell.options import package_version  # noqa: PLC0415
+
+        found = globals()["__version__"] = package_version()
+        return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

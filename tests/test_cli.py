@@ -233,9 +233,9 @@ class TestProcess:
     def test_format_jsonl_refuses_sse(
         self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
     ) -> None:
-        """--format jsonl on SSE input finds no events and reports the lines."""
+        """--format jsonl on SSE input finds no events, reports the lines and exits 1."""
         result = cli("process", "--format", "jsonl", write("in.sse", cases.to_sse(cases.LIFECYCLE)))
-        assert result.code == 0
+        assert result.code == 1
         assert result.out == b""
         assert "json.invalid" in result.err
 
@@ -255,15 +255,19 @@ class TestBadInput:
     def test_lenient_reports_and_goes_on(
         self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
     ) -> None:
-        """Without --strict a bad line is logged to stderr, skipped, and the exit code is 0."""
+        """Without --strict a bad line is logged to stderr and skipped; the exit code is 1."""
         result = cli("process", write("in.jsonl", self.DATA))
-        assert result.code == 0
+        assert result.code == 1
         assert [(d["seq"], d["op"]) for d in result.lines] == [
             (seq, op) for seq, op, _ in processor_diffs(cases.LIFECYCLE)
         ]
-        [record] = [r for r in result.err.splitlines() if "json.invalid" in r]
+        [record] = [r for r in result.err.splitlines() if "code=json.invalid" in r]
         assert "error" in record
         assert "line=4" in record
+        events = len(cases.LIFECYCLE_EVENTS)
+        assert result.err.splitlines()[-1].endswith(
+            f"{events} events read, 1 rejected; 1 diagnostic: json.invalid (error) x1"
+        )
 
     def test_strict_stops_with_exit_1(
         self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
@@ -292,11 +296,14 @@ class TestBadInput:
         """--log-format json writes one JSON object per diagnostic on stderr."""
         result = cli("--log-format", "json", "process", write("in.jsonl", self.DATA))
         records = [json.loads(r) for r in result.err.splitlines()]
-        assert [(r["level"], r["code"], r["line"]) for r in records] == [
-            ("error", "json.invalid", 4)
+        assert [(r["level"], r.get("code"), r.get("line")) for r in records] == [
+            ("error", "json.invalid", 4),
+            ("info", None, None),
         ]
         assert records[0]["event"].startswith("line is not valid JSON")
         assert records[0]["raw"] == "not json"
+        assert records[1]["event"] == "summary"
+        assert records[1]["diagnostics"] == {"json.invalid (error)": 1}
 
     def test_warnings_from_the_reducer_are_logged(
         self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
@@ -311,7 +318,8 @@ class TestBadInput:
         path = write("in.jsonl", cases.LIFECYCLE + cases.line(delta))
         result = cli("--log-format", "json", "process", path)
         assert result.code == 0
-        [record] = [json.loads(r) for r in result.err.splitlines()]
+        [record, summary] = [json.loads(r) for r in result.err.splitlines()]
+        assert summary["event"] == "summary"
         assert (record["level"], record["code"], record["seq"], record["line"]) == (
             "warning",
             "activity.delta_unknown",
@@ -401,7 +409,7 @@ class TestLogAndReplay:
         data = b"junk\n" + cases.RECORDING + cases.LIFECYCLE
         log = tmp_path / "events.log"
         direct = cli("process", "--log", log, "--fsync", fsync, *options, write("in", data))
-        assert direct.code == 0
+        assert direct.code == 1  # the junk line
         assert direct.out
         replayed = cli("replay", log, *options)
         assert replayed.code == 0
@@ -614,9 +622,9 @@ class TestInspect:
     ) -> None:
         """A deleted surface shows as not rendered; bad lines are counted by code."""
         text = cli("inspect", write("in.jsonl", b"oops\n" + cases.LIFECYCLE)).out.decode()
-        assert "run (none) thread (none): running, 1 parts" in text
-        assert "surface a: 1 components, not rendered" in text
-        assert "surface b: 1 components, rendered" in text
+        assert "run (none) thread (none): running, 1 part" in text
+        assert "surface a: 1 component, not rendered" in text
+        assert "surface b: 1 component, rendered" in text
         assert "diagnostics: 1" in text
         assert "json.invalid" in text
 

@@ -259,10 +259,11 @@ class TestErrors:
         body = "".join(f"data: {event}\n\n" for event in events).encode()
         with SdkAgent([Turn(body=body, content_type="text/event-stream")]) as agent:
             result = cli("run", agent.url, "-m", "x", "--final")
-        assert result.code == 0
-        line = one_line(result.err)
+        assert result.code == 1  # the run finished, but a line was dropped
+        line, summary = result.err.splitlines()
         assert "json.invalid" in line
         assert "line=7" in line
+        assert "1 rejected" in summary
         (run,) = [json.loads(record) for record in result.out.splitlines()]
         assert [part["surfaceId"] for part in run["parts"]] == ["s1", "flights"]
 

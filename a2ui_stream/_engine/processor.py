@@ -10,6 +10,7 @@ Must not import: anyio, the pipeline or the CLI.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
@@ -30,7 +31,7 @@ from a2ui_stream._wire.limits import Limits
 from a2ui_stream.errors import UsageError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Iterable, Iterator
 
     from a2ui_stream._engine.eventlog import EventLog
 
@@ -99,12 +100,22 @@ class Processor:
         self._state = state or StreamState()
         self._diagnostics: list[Diagnostic] = []
         self._dropped = 0
+        self._rejected = 0
         self._closed = False
 
     @property
     def state(self) -> StreamState:
         """The state after everything fed so far; an immutable value safe to keep."""
         return self._state
+
+    @property
+    def rejected(self) -> int:
+        """How many input lines (or fed events) were dropped whole, each with an ERROR.
+
+        A line that is not JSON, not an object or not a valid AG-UI event, a line over
+        ``max_line_bytes``: everything fed that did not become an event.
+        """
+        return self._rejected
 
     @property
     def stopped(self) -> bool:
@@ -170,8 +181,11 @@ class Processor:
             The diffs caused by every event the chunk completed.
 
         Raises:
+            TypeError: ``data`` is not bytes (a ``str`` must be encoded first).
             UsageError: the processor was already closed.
         """
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise TypeError(_not_bytes(data))
         if self._closed:
             raise UsageError("feed() after close(): a closed processor takes no more input")
         return self._consume(self._decoder.feed(data))
@@ -206,8 +220,12 @@ class Processor:
             The diffs those events caused, in order.
 
         Raises:
+            TypeError: ``events`` is one event (a dict, an event, an SDK object) or text
+                rather than an iterable of them.
             UsageError: the processor was already closed.
         """
+        if _is_one_event(events):
+            raise TypeError(_not_iterable(events))
         if self._closed:
             raise UsageError("feed_events() after close(): a closed processor takes no more input")
         diffs: list[PartDiff] = []
@@ -219,6 +237,7 @@ class Processor:
                 continue
             if isinstance(item, Diagnostic):
                 self._diagnostics.append(item)
+                self._rejected += item.severity is Severity.ERROR
                 self._halted = self._strict and item.severity is Severity.ERROR
                 continue
             try:
@@ -227,6 +246,7 @@ class Processor:
                 event, found = None, (internal_error(error, f"fed item {type(item).__name__}"),)
             self._diagnostics.extend(found)
             if event is None:
+                self._rejected += 1
                 self._halted = self._strict
             else:
                 diffs.extend(self._apply(event))
@@ -251,6 +271,7 @@ class Processor:
                 # Strict mode also ignores events fed decoded after bad bytes; a
                 # warning (a field an event was kept without) is no bad input.
                 self._halted = self._strict and item.severity is Severity.ERROR
+                self._rejected += item.severity is Severity.ERROR
             else:
                 diffs.extend(self._apply(item.event, line=item.line, offset=item.offset))
         return diffs
@@ -270,6 +291,9 @@ class Processor:
         for item in decoded:
             if type(item) is Diagnostic:
                 self._diagnostics.append(item)
+                # The decoder's errors are lines dropped whole; its warnings follow an
+                # event that was kept.
+                self._rejected += item.severity is Severity.ERROR
                 continue
             event = item.event
             if type(event) not in drawing or (
@@ -318,6 +342,40 @@ def _too_deep_to_log(line: int | None, offset: int | None) -> Diagnostic:
         line=line,
         offset=offset,
     )
+
+
+def _not_bytes(data: object) -> str:
+    kind = type(data).__name__
+    if isinstance(data, str):
+        return (
+            "feed() takes bytes (a chunk of a JSONL or SSE stream), not str: "
+            "feed(text.encode()) or open the file in binary mode ('rb')"
+        )
+    return f"feed() takes bytes (a chunk of a JSONL or SSE stream), not {kind}"
+
+
+def _is_one_event(events: object) -> bool:
+    """Whether ``feed_events`` was given one event, or text, instead of an iterable."""
+    return (
+        isinstance(events, Mapping | str | bytes | bytearray | msgspec.Struct)
+        or callable(getattr(events, "model_dump", None))
+        or not hasattr(events, "__iter__")
+    )
+
+
+def _not_iterable(events: object) -> str:
+    kind = type(events).__name__
+    if isinstance(events, Mapping | msgspec.Struct) or hasattr(events, "model_dump"):
+        return (
+            f"feed_events() takes an iterable of events, not one event ({kind}): "
+            "feed_events([event])"
+        )
+    if isinstance(events, str | bytes | bytearray):
+        return (
+            f"feed_events() takes an iterable of decoded events, not {kind}: "
+            "give the stream's bytes to feed()"
+        )
+    return f"feed_events() takes an iterable of events, not {kind}"
 
 
 def _located(

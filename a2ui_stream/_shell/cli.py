@@ -1,10 +1,11 @@
 """The ``a2ui-stream`` command line: process, replay, inspect and render AG-UI recordings.
 
-Owns argument parsing, output encoding (one JSON line per diff or per run), stderr
-logging through structlog, the progress line, and exit codes (0 success, 1 bad input
-under ``--strict``, 2 usage; ``run``, in :mod:`a2ui_stream._shell.live`, adds its own).
-Everything it computes comes from the core; this module only moves bytes and
-configures logging, the application's concern.
+Owns argument parsing, output encoding (one JSON line per diff or per run), the
+progress line, and the table of commands. What a command says on stderr, and the exit
+code that follows from it (0 success, 1 bad input, 2 usage, 130 interrupted; ``run``, in
+:mod:`a2ui_stream._shell.live`, adds its own), is :mod:`a2ui_stream._shell.report`'s;
+the options every command shares are :mod:`a2ui_stream._shell.options`'. Everything it
+computes comes from the core; this module only moves bytes.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import collections
 import gc
 import os
+import stat
 import sys
 import time
 from contextlib import ExitStack
@@ -25,10 +27,19 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._engine.reducer import Reducer
-from a2ui_stream._shell import live, render
+from a2ui_stream._shell import live, options, render
 from a2ui_stream._shell.filelog import FileLog, name_error, naming
 from a2ui_stream._shell.pipeline import iter_file_chunks, replay
+from a2ui_stream._shell.report import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    Reporter,
+    configure_logging,
+)
 from a2ui_stream._state.stream import PartDiff, RunState, StreamState
+from a2ui_stream._view.text import plural
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import EventDecoder
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
@@ -38,12 +49,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
     from a2ui_stream._shell.filelog import FsyncPolicy
+    from a2ui_stream._wire.limits import Limits
 
-__all__ = ["main", "run"]
-
-EXIT_OK = 0
-EXIT_BAD_INPUT = 1
-EXIT_USAGE = 2
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "main", "run"]
 
 
 class _DiffLine(msgspec.Struct, kw_only=True, rename="camel"):
@@ -146,44 +154,20 @@ class _Output:
             raise
 
 
-_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.DEBUG: "debug"}
-
-
-def _configure_logging(log_format: str, *, verbose: bool, stream: TextIO) -> None:
-    renderer: Any
-    if log_format == "json":
-        renderer = structlog.processors.JSONRenderer()
-    else:
-        renderer = structlog.dev.ConsoleRenderer(colors=stream.isatty())
-    structlog.configure(
-        processors=[structlog.processors.add_log_level, renderer],
-        wrapper_class=structlog.make_filtering_bound_logger(10 if verbose else 20),
-        logger_factory=structlog.PrintLoggerFactory(stream),
-        cache_logger_on_first_use=False,
-    )
-
-
-def _log_diagnostics(logger: Any, diagnostics: Iterable[Diagnostic]) -> None:
-    for diagnostic in diagnostics:
-        fields = {
-            key: value
-            for key, value in msgspec.structs.asdict(diagnostic).items()
-            if value is not None and key not in {"message", "severity", "raw"}
-        }
-        if diagnostic.raw is not None:
-            fields["raw"] = diagnostic.raw[:120].decode("utf-8", "replace")
-        getattr(logger, _LEVELS[diagnostic.severity])(diagnostic.message, **fields)
-
-
 class _Progress:
-    """A one-line progress display on a terminal's stderr; silent anywhere else."""
+    """A one-line progress display on a terminal's stderr; silent anywhere else.
 
-    def __init__(self, stream: TextIO, *, enabled: bool) -> None:
+    With ``total`` (the input's size, when it is a regular file) the line starts with
+    the percentage read.
+    """
+
+    def __init__(self, stream: TextIO, *, enabled: bool, total: int | None = None) -> None:
         self._stream = stream
         self._enabled = enabled and stream.isatty()
         self._start = time.perf_counter()
         self._last = 0.0
         self._bytes = 0
+        self._total = total
 
     def advance(self, size: int, events: int) -> None:
         self._bytes += size
@@ -195,8 +179,9 @@ class _Progress:
         self._last = now
         elapsed = max(now - self._start, 1e-9)
         rate = events / elapsed
+        share = f"{min(self._bytes / self._total, 1):4.0%} " if self._total else ""
         self._stream.write(
-            f"\r{self._bytes / 1e6:10.1f} MB  {events:>12,} events  {rate:>10,.0f} events/s"
+            f"\r{share}{self._bytes / 1e6:10.1f} MB  {events:>12,} events  {rate:>10,.0f} events/s"
         )
         self._stream.flush()
 
@@ -210,14 +195,11 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="a2ui-stream",
         description="Turn AG-UI streams carrying A2UI surfaces into render-ready part diffs.",
+        epilog="Exit codes: 0 success, 1 bad input (an ERROR diagnostic, or --strict "
+        "stopped), 2 usage or I/O error, 130 interrupted; run adds 3-8.",
     )
-    parser.add_argument(
-        "--log-format",
-        choices=("text", "json"),
-        default="text",
-        help="how warnings and errors are written to stderr (default: text)",
-    )
-    parser.add_argument("-v", "--verbose", action="store_true", help="also log debug diagnostics")
+    options.add_version(parser)
+    options.add_common(parser, after_command=False)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     process = commands.add_parser(
@@ -234,7 +216,8 @@ def _parser() -> argparse.ArgumentParser:
         "--fsync",
         choices=("always", "batch", "never"),
         default="always",
-        help="when the log is synced to disk (default: always)",
+        help="when the log is synced to disk (default: always, before any diff the event "
+        "causes is written; batch syncs once per chunk read)",
     )
     process.add_argument(
         "--strict", action="store_true", help="stop at the first bad input and exit 1"
@@ -242,17 +225,22 @@ def _parser() -> argparse.ArgumentParser:
     process.add_argument(
         "--format", choices=("auto", "jsonl", "sse"), default="auto", help="input framing"
     )
-    process.add_argument("--no-progress", action="store_true", help="never show progress")
+    process.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="never show the progress line (shown on a terminal's stderr only)",
+    )
     process.add_argument(
         "--from",
         dest="emit_from",
-        type=int,
+        type=options.sequence_number,
         metavar="SEQ",
         help=(
             "on resuming --log, first write the diffs of the logged events from this "
             "sequence number on (for a consumer catching up after a crash)"
         ),
     )
+    options.add_limits(process)
 
     replay_cmd = commands.add_parser("replay", help="rebuild the same output from an event log")
     replay_cmd.add_argument("log", type=Path, help="a log written by process --log")
@@ -260,13 +248,15 @@ def _parser() -> argparse.ArgumentParser:
     replay_cmd.add_argument(
         "--from",
         dest="emit_from",
-        type=int,
+        type=options.sequence_number,
         default=0,
         metavar="SEQ",
-        help="write only diffs of events from this sequence number on",
+        help="write only diffs of events from this sequence number on (0 is the first)",
     )
+    options.add_limits(replay_cmd)
 
     live.add_parser(commands, _output_options)
+    options.add_limits(commands.choices["run"])
 
     inspect = commands.add_parser("inspect", help="summarise a recording")
     inspect.add_argument("input", help="a recording, or - for stdin")
@@ -276,11 +266,14 @@ def _parser() -> argparse.ArgumentParser:
     inspect.add_argument(
         "--tree", action="store_true", help="print each final surface as a tree of elements"
     )
-    render.add_arguments(
-        commands.add_parser(
-            "render", help="draw the final surfaces as one self-contained HTML page"
-        )
+    options.add_limits(inspect)
+    render_cmd = commands.add_parser(
+        "render", help="draw the final surfaces as one self-contained HTML page"
     )
+    render.add_arguments(render_cmd)
+    options.add_limits(render_cmd)
+    for command in commands.choices.values():
+        options.add_common(command, after_command=True)
     return parser
 
 
@@ -305,17 +298,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: the arguments after the program name; ``sys.argv[1:]`` when omitted.
 
     Returns:
-        The exit code: 0 success, 1 bad input under ``--strict``, 2 usage error.
+        The exit code: 0 success, 1 bad input (an ERROR diagnostic occurred, or
+        ``--strict`` stopped at one), 2 usage or I/O error, 130 interrupted (Ctrl-C);
+        ``run`` adds its own (:data:`a2ui_stream._shell.live.EXIT_CODES`).
     """
     parser = _parser()
     try:
         arguments = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    _configure_logging(arguments.log_format, verbose=arguments.verbose, stream=sys.stderr)
+    configure_logging(arguments.log_format, verbose=arguments.verbose, stream=sys.stderr)
     logger = structlog.get_logger("a2ui-stream")
+    reporter = Reporter(logger, verbose=arguments.verbose, json=arguments.log_format == "json")
     try:
-        return _COMMANDS[arguments.command](arguments, logger)
+        return _COMMANDS[arguments.command](arguments, reporter)
+    except KeyboardInterrupt:
+        # Ctrl-C ends the command quietly: the log (closed on the way out) holds whole
+        # events only, and a traceback would suggest a bug.
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``| head``); that is how pipelines end.
         sys.stderr.close()
@@ -364,17 +364,31 @@ def _read(source: BinaryIO, name: str) -> Iterator[bytes]:
         yield from iter_file_chunks(source)
 
 
-def _process(arguments: argparse.Namespace, logger: Any) -> int:
+def _input_size(source: BinaryIO) -> int | None:
+    """Bytes left to read when the input is a regular file (a pipe's size is unknown)."""
+    try:
+        status = os.fstat(source.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        return max(status.st_size - source.tell(), 0)
+    except (OSError, ValueError):  # io.UnsupportedOperation is both: a stream in memory
+        return None
+
+
+def _process(arguments: argparse.Namespace, reporter: Reporter) -> int:
     output = _Output(sys.stdout.buffer, patches=arguments.diffs == "patch")
-    progress = _Progress(sys.stderr, enabled=not arguments.no_progress)
+    limits = options.limits(arguments)
     printing = not arguments.final
     with ExitStack() as stack:
         source = _open_input(arguments.input, stack)
+        progress = _Progress(
+            sys.stderr, enabled=not arguments.no_progress, total=_input_size(source)
+        )
         log = None
         if arguments.log is not None:
             log = stack.enter_context(_open_log(arguments.log, arguments.fsync, source))
             if log.recovered is not None:
-                _log_diagnostics(logger, [log.recovered])
+                reporter([log.recovered])
         _check_from(arguments.emit_from, log)
         keep_runs = None if arguments.final else 0
         replayed = output if printing and arguments.emit_from is not None else None
@@ -383,8 +397,16 @@ def _process(arguments: argparse.Namespace, logger: Any) -> int:
             strict=arguments.strict,
             log=log,
             keep_runs=keep_runs,
-            state=_resume(log, keep_runs, logger, replayed, arguments.emit_from or 0),
+            limits=limits,
+            state=_resume(
+                log,
+                Reducer(keep_runs=keep_runs, limits=limits),
+                reporter,
+                replayed,
+                arguments.emit_from or 0,
+            ),
         )
+        resumed = processor.state.seq
         # With a log, each event's diffs are written before the next event is logged,
         # so a crash leaves at most one logged event whose diffs were not printed. Fed
         # a line at a time, the processor decides at most one event per call (a JSONL
@@ -396,19 +418,20 @@ def _process(arguments: argparse.Namespace, logger: Any) -> int:
                 if printing and diffs:
                     output.diffs(diffs)
                     output.flush()
-            _log_diagnostics(logger, processor.take_diagnostics())
+            reporter(processor.take_diagnostics())
             progress.advance(len(chunk), processor.state.seq)
             if processor.stopped:
                 break
         diffs = processor.close()
         if printing:
             output.diffs(diffs)
-        _log_diagnostics(logger, processor.take_diagnostics())
+        reporter(processor.take_diagnostics())
         progress.done()
         if arguments.final:
             output.runs(processor.state.runs)
         output.flush()
-    return EXIT_BAD_INPUT if processor.stopped else EXIT_OK
+    code = reporter.finish(read=processor.state.seq - resumed, rejected=processor.rejected)
+    return EXIT_BAD_INPUT if processor.stopped else code
 
 
 def _check_from(emit_from: int | None, log: FileLog | None) -> None:
@@ -456,8 +479,8 @@ def _identity(stream: object) -> tuple[int, int] | None:
 
 def _resume(
     log: FileLog | None,
-    keep_runs: int | None,
-    logger: Any,
+    reducer: Reducer,
+    reporter: Reporter,
     output: _Output | None = None,
     emit_from: int = 0,
 ) -> StreamState | None:
@@ -471,68 +494,84 @@ def _resume(
     if log is None or len(log) == 0:
         return None
     state = StreamState()
-    for reduction in replay(log, reducer=Reducer(keep_runs=keep_runs)):
+    for reduction in replay(log, reducer=reducer):
         state = reduction.state
         # Their warnings were logged when the events were first processed.
-        _log_diagnostics(logger, (d for d in reduction.diagnostics if d.code == "log.bad_event"))
+        reporter(d for d in reduction.diagnostics if d.code == "log.bad_event")
         if output is not None and reduction.diffs and reduction.diffs[0].seq >= emit_from:
             output.diffs(reduction.diffs)
     if output is not None:
         output.flush()
-    logger.info("resuming from the log", path=str(log.path), events=len(log))
+    reporter.logger.info("resuming from the log", path=str(log.path), events=len(log))
     return state
 
 
-def _replay(arguments: argparse.Namespace, logger: Any) -> int:
+def _replay(arguments: argparse.Namespace, reporter: Reporter) -> int:
     output = _Output(sys.stdout.buffer, patches=arguments.diffs == "patch")
-    reducer = Reducer(keep_runs=None if arguments.final else 0)
+    reducer = Reducer(keep_runs=None if arguments.final else 0, limits=options.limits(arguments))
     final = StreamState()
+    read = rejected = 0
     with FileLog.open(arguments.log, readonly=True) as log:
         if log.recovered is not None:
-            _log_diagnostics(logger, [log.recovered])
+            reporter([log.recovered])
         for reduction in replay(log, reducer=reducer):
             final = reduction.state
-            _log_diagnostics(logger, reduction.diagnostics)
+            read += 1
+            rejected += any(d.code == "log.bad_event" for d in reduction.diagnostics)
+            reporter(reduction.diagnostics)
             if not arguments.final:
                 output.diffs(d for d in reduction.diffs if d.seq >= arguments.emit_from)
         if arguments.final:
             output.runs(final.runs)
         output.flush()
-    return EXIT_OK
+    return reporter.finish(read=read - rejected, rejected=rejected)
 
 
-def _inspect(arguments: argparse.Namespace, logger: Any) -> int:
+def _inspect(arguments: argparse.Namespace, reporter: Reporter) -> int:
     if arguments.tree:
-        return render.inspect_tree(arguments, logger, _log_diagnostics)
+        return render.inspect_tree(arguments, reporter)
     with ExitStack() as stack:
         source = _open_input(arguments.input, stack)
-        summary = _summarise(iter_file_chunks(source), arguments.format)
+        summary, read, rejected = _summarise(
+            iter_file_chunks(source), arguments.format, options.limits(arguments), reporter
+        )
     sys.stdout.write(summary)
-    return EXIT_OK
+    return reporter.finish(read=read, rejected=rejected)
 
 
-def _summarise(chunks: Iterator[bytes], framing: Literal["auto", "jsonl", "sse"]) -> str:
+def _summarise(
+    chunks: Iterator[bytes],
+    framing: Literal["auto", "jsonl", "sse"],
+    limits: Limits,
+    reporter: Reporter,
+) -> tuple[str, int, int]:
+    """Read a recording; give its summary, the events read and the lines rejected."""
     start = time.perf_counter()
-    decoder = EventDecoder(format=framing)
-    reducer = Reducer()
+    decoder = EventDecoder(format=framing, limits=limits)
+    reducer = Reducer(limits=limits)
     state = StreamState()
     kinds: collections.Counter[str] = collections.Counter()
     problems: collections.Counter[tuple[str, str]] = collections.Counter()
     # Per run index: surfaceId -> component count, recorded while buckets are alive.
     surfaces: dict[int, dict[str, int]] = collections.defaultdict(dict)
-    size = 0
+    size = rejected = 0
+
+    def count(diagnostics: Iterable[Diagnostic]) -> None:
+        for diagnostic in diagnostics:
+            problems[diagnostic.severity.value, diagnostic.code] += 1
+        reporter(diagnostics)
 
     def consume(items: Iterable[Any]) -> None:
-        nonlocal state
+        nonlocal state, rejected
         for item in items:
             if isinstance(item, Diagnostic):
-                problems[item.severity.value, item.code] += 1
+                rejected += item.severity is Severity.ERROR  # a line that is no event
+                count((item,))
                 continue
             event = item.event
             kinds[_wire_type(event)] += 1
             state, _, diagnostics = reducer.reduce(state, event)
-            for diagnostic in diagnostics:
-                problems[diagnostic.severity.value, diagnostic.code] += 1
+            count(diagnostics)
             if isinstance(event, ev.ActivitySnapshot | ev.ActivityDelta) and state.runs:
                 run = state.runs[-1]
                 surfaces[len(state.runs) - 1].update(
@@ -544,9 +583,10 @@ def _summarise(chunks: Iterator[bytes], framing: Literal["auto", "jsonl", "sse"]
         consume(decoder.feed(chunk))
     consume(decoder.close())
     elapsed = max(time.perf_counter() - start, 1e-9)
-    return _render_summary(
+    summary = _render_summary(
         state, kinds=kinds, problems=problems, surfaces=surfaces, size=size, elapsed=elapsed
     )
+    return summary, state.seq, rejected
 
 
 def _wire_type(event: ev.Event) -> str:
@@ -572,11 +612,11 @@ def _render_summary(
     for index, run in enumerate(state.runs):
         lines.append(
             f"  run {run.run_id or '(none)'} thread {run.thread_id or '(none)'}: "
-            f"{run.status}, {len(run.parts)} parts"
+            f"{run.status}, {plural(len(run.parts), 'part')}"
         )
         for surface_id, count in surfaces.get(index, {}).items():
             shown = "rendered" if surface_id in run.parts else "not rendered"
-            lines.append(f"    surface {surface_id}: {count} components, {shown}")
+            lines.append(f"    surface {surface_id}: {plural(count, 'component')}, {shown}")
         for message_id, lifecycle in run.lifecycles.items():
             lines.append(f"    message {message_id}: {lifecycle.phase}")
     lines.append(f"diagnostics: {sum(problems.values()):,}")
@@ -590,8 +630,8 @@ def _render_summary(
     return "\n".join(lines) + "\n"
 
 
-def _render(arguments: argparse.Namespace, logger: Any) -> int:
-    return render.command(arguments, logger, _log_diagnostics)
+def _render(arguments: argparse.Namespace, reporter: Reporter) -> int:
+    return render.command(arguments, reporter)
 
 
 _COMMANDS = {

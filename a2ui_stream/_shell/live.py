@@ -23,10 +23,13 @@ from typing import TYPE_CHECKING, Any, Final
 import anyio
 
 from a2ui_stream._engine.processor import Processor
+from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._request.catalog import Catalog, basic_catalog
 from a2ui_stream._request.request import RENDER_TOOL_NAME, A2uiRequest
+from a2ui_stream._shell import options
 from a2ui_stream._shell.chat import chat
 from a2ui_stream._shell.filelog import FileLog
+from a2ui_stream._shell.report import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from a2ui_stream.errors import (
     AgentContentTypeError,
     AgentError,
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from a2ui_stream._shell.client import AgentSession
+    from a2ui_stream._shell.report import Reporter
 
 __all__ = ["EXIT_CODES", "EXIT_INTERRUPTED", "add_parser", "command"]
 
@@ -55,8 +59,6 @@ EXIT_CODES: Final[dict[type[AgentError], int]] = {
     RunIncompleteError: 7,
     RunFailedError: 8,
 }
-#: Ctrl-C: the shell's convention for a process ended by SIGINT (128 + 2).
-EXIT_INTERRUPTED: Final = 130
 
 #: An HTTP header name (RFC 9110 section 5.6.2, a token).
 _HEADER_NAME: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -159,16 +161,17 @@ def _request(arguments: argparse.Namespace) -> A2uiRequest | None:
     return A2uiRequest(basic_catalog("v0.9"))
 
 
-def command(arguments: argparse.Namespace, logger: Any) -> int:
+def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
     """Run ``a2ui-stream run``: every turn in order, stopping at the first that fails.
 
     Args:
         arguments: the parsed options.
-        logger: the structlog logger stderr lines go to.
+        reporter: where diagnostics, failures and the summary go.
 
     Returns:
         0 when every run finished, else the failure's code from :data:`EXIT_CODES`,
-        2 for a usage error, 130 when interrupted.
+        1 when every run finished but an ERROR diagnostic occurred, 2 for a usage
+        error, 130 when interrupted.
 
     Raises:
         UsageError: a bad ``-H``, catalog or URL (the command line reports it).
@@ -177,11 +180,12 @@ def command(arguments: argparse.Namespace, logger: Any) -> int:
     # cli imports this module, so what is shared with process is borrowed at run time.
     from a2ui_stream._shell import cli  # noqa: PLC0415
 
+    logger = reporter.logger
     try:
         from a2ui_stream._shell.client import AgentSession  # noqa: PLC0415
     except ImportError as missing:
         logger.error(str(missing))  # noqa: TRY400 - a missing extra, not a bug
-        return cli.EXIT_USAGE
+        return EXIT_USAGE
     headers = _headers(arguments.headers)
     request = _request(arguments)
     interactive = arguments.interactive or (
@@ -204,15 +208,20 @@ def command(arguments: argparse.Namespace, logger: Any) -> int:
             )
             stack.enter_context(log)
             if log.recovered is not None:
-                cli._log_diagnostics(logger, [log.recovered])  # noqa: SLF001
+                reporter([log.recovered])
         keep_runs = None if arguments.final else 0
+        limits = options.limits(arguments)
+        tools = (RENDER_TOOL_NAME,) if request is None else request.render_tools
+        folder = Reducer(keep_runs=keep_runs, limits=limits, render_tools=tools)
         processor = Processor(
             log=log,
             keep_runs=keep_runs,
-            state=cli._resume(log, keep_runs, logger),  # noqa: SLF001
-            render_tools=(RENDER_TOOL_NAME,) if request is None else request.render_tools,
+            limits=limits,
+            render_tools=tools,
+            state=cli._resume(log, folder, reporter),  # noqa: SLF001
         )
-        options: dict[str, Any] = (
+        resumed = processor.state.seq
+        timeout: dict[str, Any] = (
             {} if arguments.timeout is None else {"timeout": arguments.timeout}
         )
         session = AgentSession(
@@ -221,14 +230,14 @@ def command(arguments: argparse.Namespace, logger: Any) -> int:
             headers=headers,
             thread_id=arguments.thread_id,
             processor=processor,
-            **options,
+            **timeout,
         )
         try:
             if interactive:
-                code = anyio.run(_chat, session, logger)
+                code = anyio.run(_chat, session, reporter)
             else:
                 code = anyio.run(
-                    _talk, session, arguments.messages, output, logger, arguments.final
+                    _talk, session, arguments.messages, output, reporter, arguments.final
                 )
         except KeyboardInterrupt:
             # asyncio cancelled the run at an await: no event is half logged or printed.
@@ -237,12 +246,13 @@ def command(arguments: argparse.Namespace, logger: Any) -> int:
         if arguments.final:
             output.runs(processor.state.runs)  # the parts so far, whatever ended the runs
         output.flush()
-    return code
+    reporter(session.take_diagnostics())
+    summary = reporter.finish(read=processor.state.seq - resumed, rejected=processor.rejected)
+    return code or summary
 
 
-async def _chat(session: AgentSession, logger: Any) -> int:
+async def _chat(session: AgentSession, reporter: Reporter) -> int:
     """The prompt loop, on standard input and output."""
-    from a2ui_stream._shell import cli  # noqa: PLC0415 - see command()
 
     def read() -> str:
         line = sys.stdin.readline()
@@ -251,19 +261,18 @@ async def _chat(session: AgentSession, logger: Any) -> int:
         return line.rstrip("\n")
 
     def drain() -> None:
-        cli._log_diagnostics(logger, session.take_diagnostics())  # noqa: SLF001
+        reporter(session.take_diagnostics())
 
     async with session:
-        await chat(session, read=read, out=sys.stdout, report=logger.error, drain=drain)
-    return cli.EXIT_OK
+        await chat(session, read=read, out=sys.stdout, report=reporter.logger.error, drain=drain)
+    return EXIT_OK
 
 
 async def _talk(
-    session: AgentSession, turns: Sequence[str], output: Any, logger: Any, final: bool
+    session: AgentSession, turns: Sequence[str], output: Any, reporter: Reporter, final: bool
 ) -> int:
     """Send each turn in order; write each diff as it comes; stop at the first failure."""
-    from a2ui_stream._shell import cli  # noqa: PLC0415 - see command()
-
+    logger = reporter.logger
     async with session:
         # No -m: one run on the thread as it stands (an agent that speaks first).
         contents: list[str | list[Any]] = list(turns) or [[]]
@@ -274,13 +283,13 @@ async def _talk(
                     if not final:
                         output.diffs([diff])
                         output.flush()
-                    cli._log_diagnostics(logger, session.take_diagnostics())  # noqa: SLF001
+                    reporter(session.take_diagnostics())
             except AgentError as error:
-                cli._log_diagnostics(logger, session.take_diagnostics())  # noqa: SLF001
+                reporter(session.take_diagnostics())
                 # A stream cut short still drew what it carried: a warning, as the issue of
                 # an incomplete recording would be; every other failure is an error.
                 report = logger.warning if isinstance(error, RunIncompleteError) else logger.error
                 report(str(error))
                 return EXIT_CODES[type(error)]
-            cli._log_diagnostics(logger, session.take_diagnostics())  # noqa: SLF001
-    return cli.EXIT_OK
+            reporter(session.take_diagnostics())
+    return EXIT_OK

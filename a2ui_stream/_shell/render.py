@@ -26,20 +26,23 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Final, Literal, TypeAlias
 import msgspec
 
 from a2ui_stream._engine.reducer import Reducer
+from a2ui_stream._shell import options
 from a2ui_stream._shell.pipeline import iter_file_chunks
 from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE, TOOL_CALL_PREFIX, StreamState
 from a2ui_stream._view.model import Card, Note, Page, Section, Step
-from a2ui_stream._view.text import page_text
+from a2ui_stream._view.text import page_text, plural
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import EventDecoder
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.envelope import OPERATION_KEYS
+from a2ui_stream._wire.limits import Limits
 from a2ui_stream.errors import UsageError
 
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Iterable, Iterator
 
+    from a2ui_stream._shell.report import Reporter
     from a2ui_stream._state.stream import PartDiff
 
 __all__ = ["MISSING_EXTRA", "add_arguments", "command", "inspect_tree"]
@@ -56,9 +59,6 @@ _MESSAGE_ID: Final = "a2ui-messages"
 
 _DECODE = msgspec.json.Decoder()
 _RAW_LIST = msgspec.json.Decoder(list[msgspec.Raw])
-
-#: How diagnostics are logged: the command line passes its own function.
-Report: TypeAlias = "Callable[[Any, Iterable[Diagnostic]], None]"
 
 Framing: TypeAlias = Literal["auto", "jsonl", "sse", "a2ui"]
 
@@ -251,19 +251,24 @@ class Collected:
         kind: what the input was, for the page's summary line.
     """
 
-    def __init__(self, *, timeline: bool, unit: str, kind: str) -> None:
+    def __init__(
+        self, *, timeline: bool, unit: str, kind: str, limits: Limits | None = None
+    ) -> None:
         """Start with nothing read."""
         self.state = StreamState()
         self.tracks: list[dict[str, _Track]] = []
         self.unit = unit
         self.kind = kind
+        #: Lines or messages dropped whole (each with an ERROR diagnostic).
+        self.rejected = 0
         self._timeline = timeline
-        self._reducer = Reducer()
+        self._reducer = Reducer(limits=limits)
         #: Each diagnostic with the index of the run that was current when it came.
         self._found: list[tuple[int, Diagnostic]] = []
 
     def problem(self, diagnostic: Diagnostic) -> None:
-        """Record a diagnostic of reading the input."""
+        """Record a diagnostic of reading the input (an ERROR: a line dropped whole)."""
+        self.rejected += diagnostic.severity is Severity.ERROR
         self._found.append((len(self.state.runs) - 1, diagnostic))
 
     def event(self, event: ev.Event) -> None:
@@ -320,13 +325,20 @@ class Collected:
         return all((w.code, w.message, w.component_id) != same for w in track.warnings)
 
 
-def collect(source: BinaryIO, *, framing: Framing = "auto", timeline: bool = False) -> Collected:
+def collect(
+    source: BinaryIO,
+    *,
+    framing: Framing = "auto",
+    timeline: bool = False,
+    limits: Limits | None = None,
+) -> Collected:
     """Read a whole input and reduce it.
 
     Args:
         source: the open input, read to its end.
         framing: ``"auto"``, ``"jsonl"``, ``"sse"`` (AG-UI) or ``"a2ui"``.
         timeline: whether to keep every state of every part.
+        limits: the bounds; the defaults when omitted.
 
     Returns:
         What was read.
@@ -341,15 +353,17 @@ def collect(source: BinaryIO, *, framing: Framing = "auto", timeline: bool = Fal
         framing = "a2ui" if sniff(head) == "a2ui" else "auto"
     if framing == "a2ui":
         data = head + b"".join(chunks)
-        collected = Collected(timeline=timeline, unit="message", kind="A2UI messages")
+        collected = Collected(
+            timeline=timeline, unit="message", kind="A2UI messages", limits=limits
+        )
         messages, problems = a2ui_messages(data)
         for problem in problems:
             collected.problem(problem)
         for event in a2ui_events(messages):
             collected.event(event)
         return collected
-    collected = Collected(timeline=timeline, unit="event", kind="AG-UI recording")
-    decoder = EventDecoder(format=framing)
+    collected = Collected(timeline=timeline, unit="event", kind="AG-UI recording", limits=limits)
+    decoder = EventDecoder(format=framing, limits=limits or Limits())
 
     def consume(items: Iterable[Any]) -> None:
         for item in items:
@@ -389,7 +403,7 @@ def _section(collected: Collected, index: int) -> Section:
         for track in tracks.values()
     )
     live = sum(card.removed_at is None for card in cards)
-    details = [f"{live} part{'s' if live != 1 else ''}"]
+    details = [plural(live, "part")]
     if collected.unit == "event":
         details = [
             f"run {run.run_id}" if run.run_id else "no RUN_STARTED",
@@ -433,7 +447,7 @@ def choose_runs(count: int, run: int | None, *, all_runs: bool) -> range:
         return range(max(count - 1, 0), count)
     index = run - 1 if run > 0 else count + run
     if run == 0 or not 0 <= index < count:
-        raise UsageError(f"--run {run}: the input has {count} run{'s' if count != 1 else ''}")
+        raise UsageError(f"--run {run}: the input has {plural(count, 'run')}")
     return range(index, index + 1)
 
 
@@ -457,10 +471,9 @@ def build_page(
     if history is not None:
         sections.append(history)
     total = len(collected.state.runs)
-    count = f"{collected.state.seq} {collected.unit}{'s' if collected.state.seq != 1 else ''}"
-    summary = [collected.kind, count]
+    summary = [collected.kind, plural(collected.state.seq, collected.unit)]
     if collected.unit == "event":
-        summary.append(f"{len(runs)} of {total} run{'s' if total != 1 else ''} shown")
+        summary.append(f"{len(runs):,} of {plural(total, 'run')} shown")
     notes = tuple(
         Note(severity=d.severity.value, text=str(d))
         for d in collected.diagnostics()
@@ -477,15 +490,23 @@ def build_page(
 
 
 def _load(
-    arguments: argparse.Namespace, logger: Any, report: Report, *, timeline: bool
+    arguments: argparse.Namespace, reporter: Reporter, *, timeline: bool
 ) -> tuple[Collected, str]:
-    """Read and reduce the input the arguments name, log its diagnostics, give its title."""
+    """Read and reduce the input the arguments name, report its diagnostics, give its title."""
     name: str = arguments.input
     with ExitStack() as stack:
         source = sys.stdin.buffer if name == "-" else stack.enter_context(Path(name).open("rb"))
-        collected = collect(source, framing=arguments.format, timeline=timeline)
-    report(logger, collected.diagnostics())
+        collected = collect(
+            source, framing=arguments.format, timeline=timeline, limits=options.limits(arguments)
+        )
+    reporter(collected.diagnostics())
     return collected, "stdin" if name == "-" else Path(name).name
+
+
+def _finish(collected: Collected, reporter: Reporter) -> int:
+    return reporter.finish(
+        read=collected.state.seq, rejected=collected.rejected, unit=collected.unit
+    )
 
 
 def _html_renderer() -> Callable[[Page], str]:
@@ -533,23 +554,22 @@ def _target(arguments: argparse.Namespace) -> Path | None:
     return output
 
 
-def command(arguments: argparse.Namespace, logger: Any, report: Report) -> int:
+def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
     """Run ``a2ui-stream render``.
 
     Args:
         arguments: the parsed command line.
-        logger: the structlog logger diagnostics go to.
-        report: logs diagnostics (the command line's own function).
+        reporter: where diagnostics and the summary go.
 
     Returns:
-        0: bad input is reported, never fatal.
+        0, or 1 when an ERROR diagnostic occurred (the page is written either way).
 
     Raises:
         UsageError: the ``html`` extra is missing, ``--run`` names no run, or ``-o``
             names the input.
     """
     render_page = _html_renderer()  # before reading: a missing extra is said at once
-    collected, title = _load(arguments, logger, report, timeline=arguments.timeline)
+    collected, title = _load(arguments, reporter, timeline=arguments.timeline)
     runs = choose_runs(len(collected.state.runs), arguments.run, all_runs=arguments.all_runs)
     page = build_page(
         collected, title, runs, timeline=arguments.timeline, verbose=arguments.verbose
@@ -562,25 +582,24 @@ def command(arguments: argparse.Namespace, logger: Any, report: Report) -> int:
         sys.stdout.buffer.flush()
     else:
         _write_atomically(target, data)
-        logger.info("wrote the page", path=str(target), bytes=len(data))
+        reporter.logger.info("wrote the page", path=str(target), bytes=len(data))
         if arguments.open:
             webbrowser.open(target.resolve().as_uri())
-    return 0
+    return _finish(collected, reporter)
 
 
-def inspect_tree(arguments: argparse.Namespace, logger: Any, report: Report) -> int:
+def inspect_tree(arguments: argparse.Namespace, reporter: Reporter) -> int:
     """Run ``a2ui-stream inspect --tree``: every run's final parts as indented trees.
 
     Args:
         arguments: the parsed command line.
-        logger: the structlog logger diagnostics go to.
-        report: logs diagnostics (the command line's own function).
+        reporter: where diagnostics and the summary go.
 
     Returns:
-        0: bad input is reported, never fatal.
+        0, or 1 when an ERROR diagnostic occurred (the trees are printed either way).
     """
-    collected, title = _load(arguments, logger, report, timeline=False)
+    collected, title = _load(arguments, reporter, timeline=False)
     page = build_page(collected, title, range(len(collected.state.runs)), timeline=False)
     sys.stdout.buffer.write(page_text(page).encode("utf-8", "replace"))
     sys.stdout.buffer.flush()
-    return 0
+    return _finish(collected, reporter)

@@ -25,6 +25,7 @@ import msgspec
 
 from a2ui_stream._view.html import ElementRenderer
 from a2ui_stream._view.style import STYLESHEET
+from a2ui_stream._view.text import plural
 
 if TYPE_CHECKING:
     from a2ui_stream._view.model import Card, Note, Page, Section
@@ -73,8 +74,8 @@ def _card(renderer: ElementRenderer, card: Card, page: Page, ids: str) -> str:
     if page.timeline and card.steps:
         count = len(card.steps)
         out.append(
-            f'<details class="timeline" open><summary>Timeline: {count}'
-            f" state{'s' if count != 1 else ''}</summary><ol>"
+            f'<details class="timeline" open><summary>Timeline: {plural(count, "state")}'
+            "</summary><ol>"
         )
         for step in card.steps:
             out.append(f'<li><p class="step">{unit} {step.seq} · {escape(step.op)}</p>')
@@ -115,9 +116,7 @@ def _notes(notes: tuple[Note, ...]) -> str:
     counts: dict[str, int] = {}
     for note in notes:
         counts[note.severity] = counts.get(note.severity, 0) + 1
-    summary = ", ".join(
-        f"{count} {severity}{'s' if count != 1 else ''}" for severity, count in counts.items()
-    )
+    summary = ", ".join(plural(count, severity) for severity, count in counts.items())
     out = [
         '<section class="diagnostics" aria-label="Diagnostics">',
         f"<details><summary>Diagnostics: {escape(summary)}</summary><ol>",

@@ -18,7 +18,7 @@ import msgspec
 if TYPE_CHECKING:
     from a2ui_stream._view.model import Page
 
-__all__ = ["page_text", "tree_lines"]
+__all__ = ["page_text", "plural", "tree_lines"]
 
 #: Characters of one prop value shown; longer ones end with an ellipsis.
 MAX_VALUE: Final = 60
@@ -29,6 +29,15 @@ _JSON = msgspec.json.Encoder()
 #: Characters a terminal would act on: C0 and C1 controls and DEL.
 _CONTROLS: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _RESERVED: Final = frozenset({"$type", "$key", "$action", "$status", "children"})
+
+
+def plural(count: int, noun: str) -> str:
+    """``count`` and ``noun``, the noun in the plural unless the count is one: ``"1 part"``.
+
+    Every count a person reads goes through here, so none says "1 parts". The noun's
+    plural is the noun and an ``s``: every noun this package counts forms it so.
+    """
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
 def _clean(text: str) -> str:

@@ -1,0 +1,165 @@
+"""Options every command shares: logging, the limits, ``--version``, and checked values.
+
+Owns the options that mean the same under every command: ``--log-format`` and ``-v``
+(accepted before the command and after it), one ``--max-...`` option per
+:class:`~a2ui_stream.Limits` field (made from the fields themselves, so a new limit is
+an option at once), ``--version`` (the installed package's version, read from its
+metadata only when asked), and the value types that refuse what makes no sense (a
+negative ``--from``) with a message saying what would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import inspect
+import re
+import sys
+from typing import TYPE_CHECKING, Any, Final
+
+import msgspec
+
+from a2ui_stream._wire.limits import Limits
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = [
+    "DISTRIBUTION",
+    "add_common",
+    "add_limits",
+    "add_version",
+    "limits",
+    "package_version",
+    "sequence_number",
+]
+
+#: The distribution whose metadata holds the version (pyproject.toml's ``name``).
+DISTRIBUTION: Final = "a2ui-stream"
+
+#: A count with an optional binary suffix: ``16777216``, ``16MiB``, ``16M``, ``64k``.
+_SIZE: Final = re.compile(r"(?i)\s*(\d[\d_]*)\s*([kmg]i?b?)?\s*")
+_SUFFIX: Final = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def package_version() -> str:
+    """The installed package's version, from its metadata (pyproject.toml is the source)."""
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:  # imported from a source tree
+        return "0+unknown"
+
+
+class _Version(argparse.Action):
+    """``--version``: print the version and exit, reading the metadata only then."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any, **__: Any) -> None:
+        sys.stdout.write(f"{parser.prog} {package_version()}\n")
+        parser.exit()
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    """Add ``--version`` to the top-level parser."""
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
+
+
+def add_common(parser: argparse.ArgumentParser, *, after_command: bool) -> None:
+    """Add ``--log-format`` and ``-v``: before the command, and again after it.
+
+    Args:
+        parser: the top-level parser, or one command's parser.
+        after_command: a command's parser: its options default to nothing, so a value
+            given before the command is kept unless one is given after it.
+    """
+    defaults: dict[str, Any] = {"default": argparse.SUPPRESS} if after_command else {}
+    parser.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        help="how diagnostics and the summary are written to stderr (default: text)",
+        **({"default": "text"} | defaults),
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also show debug diagnostics (expected and harmless ones, such as data an "
+        "agent has not sent yet)",
+        **({"default": False} | defaults),
+    )
+
+
+def _field_help() -> dict[str, str]:
+    """Each :class:`Limits` field's description, read from its docstring's Attributes."""
+    found: dict[str, str] = {}
+    name = None
+    for line in inspect.cleandoc(Limits.__doc__ or "").splitlines():
+        match = re.fullmatch(r"\s{4}(\w+): (.*)", line)
+        if match:
+            name, found[match[1]] = match[1], match[2]
+        elif name is not None and line.startswith(" " * 8):
+            found[name] += " " + line.strip()
+        else:
+            name = None
+    return found
+
+
+def _positive_size(text: str) -> int:
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a count: give a whole number, optionally with k, M or G "
+            "(powers of 1024), such as 64MiB"
+        )
+    value = int(match[1].replace("_", "")) * _SUFFIX.get((match[2] or " ")[0].lower(), 1)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a limit must be at least 1")
+    return value
+
+
+def add_limits(parser: argparse.ArgumentParser) -> None:
+    """Add one ``--max-...`` option per :class:`Limits` field, under their own heading."""
+    group = parser.add_argument_group(
+        "limits", "bounds on untrusted input; exceeding one is a diagnostic, never a crash"
+    )
+    described = _field_help()
+    for field in msgspec.structs.fields(Limits):
+        description = described.get(field.name, field.name.replace("_", " "))
+        group.add_argument(
+            "--" + field.name.replace("_", "-"),
+            dest=f"limit_{field.name}",
+            type=_positive_size,
+            default=argparse.SUPPRESS,
+            metavar="N",
+            help=f"{description} (default: {field.default:,})",
+        )
+
+
+def limits(arguments: argparse.Namespace) -> Limits:
+    """The :class:`Limits` the command line asked for: the defaults and any given."""
+    given = {
+        name.removeprefix("limit_"): value
+        for name, value in vars(arguments).items()
+        if name.startswith("limit_")
+    }
+    return Limits(**given)
+
+
+def sequence_number(text: str) -> int:
+    """An event's sequence number: a whole number, 0 or more.
+
+    Raises:
+        argparse.ArgumentTypeError: anything else, saying what a seq is.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a sequence number: seqs count events from 0 (the first "
+            "event of the log is 0)"
+        )
+    return value

@@ -1,0 +1,402 @@
+"""Issue 17: the edges a new user meets first: exit codes, stderr, options, Ctrl-C.
+
+Every command reports the same way (:mod:`a2ui_stream._shell.report`): an ERROR
+diagnostic makes the exit code 1, a summary line ends any run that had something to
+report, repeated diagnostics are counted rather than printed, and the options every
+command shares (``--log-format``, ``-v``, the limits) are accepted after the command too.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import msgspec
+import pytest
+import stream_cases as cases
+
+import a2ui_stream
+from a2ui_stream import testing
+from a2ui_stream._shell import report
+from a2ui_stream._shell.cli import _Progress, main
+from a2ui_stream._shell.report import SHOWN_PER_CODE
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+CONSOLE_SCRIPT = Path(sys.executable).parent / "a2ui-stream"
+SUBPROCESS_TIMEOUT = 60
+
+
+class Result(NamedTuple):
+    code: int
+    out: bytes
+    err: str
+
+    @property
+    def err_lines(self) -> list[str]:
+        return self.err.splitlines()
+
+
+@pytest.fixture
+def cli(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., Result]:
+    def run(*argv: str | Path) -> Result:
+        code = main([str(arg) for arg in argv])
+        out, err = capsysbinary.readouterr()
+        return Result(code, out, err.decode())
+
+    return run
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+BAD_LINE = b"not json\n"
+WITH_BAD_LINE = cases.RECORDING + BAD_LINE
+
+
+def many_cards(count: int) -> bytes:
+    """One run drawing a surface of ``count`` Cards, each with an invalid padding."""
+    cards = [f"c{i}" for i in range(count)]
+    components: list[dict[str, Any]] = [{"id": "root", "component": "Column", "children": cards}]
+    for i in range(count):
+        components.append({"id": f"c{i}", "component": "Card", "padding": 99, "child": f"t{i}"})
+        components.append({"id": f"t{i}", "component": "Text", "text": "x"})
+    operations = [testing.create_surface("s"), testing.update_components("s", *components)]
+    return testing.jsonl(
+        [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            testing.activity_snapshot("m", operations),
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+        ]
+    )
+
+
+class TestExitCodes:
+    """Exit 1 whenever an ERROR diagnostic occurred, whatever the command."""
+
+    def test_process(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        assert cli("process", cases.RECORDING_PATH).code == 0
+        result = cli("process", write(tmp_path, "in.jsonl", WITH_BAD_LINE))
+        assert result.code == 1
+        assert result.out == cli("process", cases.RECORDING_PATH).out  # everything else kept
+
+    def test_every_line_rejected(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        result = cli("process", write(tmp_path, "in.jsonl", BAD_LINE * 3))
+        assert (result.code, result.out) == (1, b"")
+        assert result.err_lines[-1].endswith(
+            "0 events read, 3 rejected; 3 diagnostics: json.invalid (error) x3"
+        )
+
+    @pytest.mark.parametrize("command", [["inspect"], ["inspect", "--tree"]])
+    def test_inspect(self, cli: Callable[..., Result], tmp_path: Path, command: list[str]) -> None:
+        assert cli(*command, cases.RECORDING_PATH).code == 0
+        result = cli(*command, write(tmp_path, "in.jsonl", WITH_BAD_LINE))
+        assert result.code == 1
+        assert result.out  # the summary or the trees are printed all the same
+
+    def test_render(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        pytest.importorskip("markdown_it", reason="render needs the html extra")
+        assert cli("render", cases.RECORDING_PATH).code == 0
+        result = cli("render", write(tmp_path, "in.jsonl", WITH_BAD_LINE))
+        assert result.code == 1
+        assert result.out.startswith(b"<!DOCTYPE html>")
+
+    def test_replay(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        log = tmp_path / "run.log.jsonl"
+        assert cli("process", "--log", log, cases.RECORDING_PATH).code == 0
+        assert cli("replay", log).code == 0
+        with log.open("ab") as file:  # a line a log never holds: written by hand
+            file.write(b'{"type":"RUN_STARTED"}\n')
+        result = cli("replay", log)
+        assert result.code == 1
+        assert "log.bad_event" in result.err
+        assert "1 rejected" in result.err_lines[-1]
+
+    def test_warnings_alone_exit_0(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        result = cli("process", write(tmp_path, "in.jsonl", many_cards(2)))
+        assert result.code == 0
+        assert "convert.prop_invalid" in result.err
+
+
+class TestSummary:
+    def test_clean_run_is_silent(self, cli: Callable[..., Result]) -> None:
+        """Nothing to report: stderr stays empty, as a pipeline's commands keep it."""
+        assert cli("process", cases.RECORDING_PATH).err == ""
+        assert cli("inspect", cases.RECORDING_PATH).err == ""
+
+    def test_verbose_always_summarises(self, cli: Callable[..., Result]) -> None:
+        result = cli("-v", "process", cases.RECORDING_PATH)
+        assert result.err_lines[-1].endswith(
+            "22 events read, 0 rejected; 1 diagnostic: convert.template_not_list (debug) x1"
+        )
+
+    def test_json_summary_has_the_counts(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        result = cli("--log-format", "json", "process", write(tmp_path, "in", WITH_BAD_LINE))
+        summary = json.loads(result.err_lines[-1])
+        assert summary == {
+            "event": "summary",
+            "level": "info",
+            "read": 22,
+            "unit": "event",
+            "rejected": 1,
+            "diagnostics": {"json.invalid (error)": 1},
+            "not_shown": 0,
+        }
+
+
+class TestCollapse:
+    def test_repeated_diagnostics_are_counted(
+        self, cli: Callable[..., Result], tmp_path: Path
+    ) -> None:
+        """A 4,000-component surface with a bad padding per Card: five lines, then counts."""
+        result = cli("process", write(tmp_path, "in.jsonl", many_cards(2000)))
+        shown = [line for line in result.err_lines if "code=convert.prop_invalid" in line]
+        assert len(shown) == SHOWN_PER_CODE
+        assert sum("counted in the summary, not shown" in line for line in result.err_lines) == 1
+        assert result.err_lines[-1].endswith(
+            "2,000 diagnostics: convert.prop_invalid (warning) x2,000 (1,995 not shown)"
+        )
+        assert len(result.err_lines) == SHOWN_PER_CODE + 2
+
+    def test_suppressed_ones_are_not_formatted(
+        self, cli: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A diagnostic past the first few costs a count, not a formatted line."""
+        formatted: list[object] = []
+        real = report._fields
+
+        def counting(diagnostic: Any) -> dict[str, Any]:
+            formatted.append(diagnostic)
+            return real(diagnostic)
+
+        monkeypatch.setattr(report, "_fields", counting)
+        cli("process", write(tmp_path, "in.jsonl", many_cards(500)))
+        assert len(formatted) == SHOWN_PER_CODE
+
+    def test_each_code_has_its_own_allowance(
+        self, cli: Callable[..., Result], tmp_path: Path
+    ) -> None:
+        data = BAD_LINE * 10 + b'{"type":"RUN_STARTED"}\n' * 10
+        result = cli("process", write(tmp_path, "in.jsonl", data))
+        assert sum("code=json.invalid" in line for line in result.err_lines) == SHOWN_PER_CODE
+        assert sum("code=event.invalid" in line for line in result.err_lines) == SHOWN_PER_CODE
+        assert "json.invalid (error) x10" in result.err_lines[-1]
+        assert "event.invalid (error) x10" in result.err_lines[-1]
+
+
+class TestOptions:
+    def test_version(self, cli: Callable[..., Result]) -> None:
+        expected = importlib.metadata.version("a2ui-stream")
+        assert a2ui_stream.__version__ == expected
+        result = cli("--version")
+        assert (result.code, result.out.decode()) == (0, f"a2ui-stream {expected}\n")
+
+    @pytest.mark.parametrize("command", ["process", "inspect", "replay"])
+    def test_global_options_after_the_command(
+        self, cli: Callable[..., Result], tmp_path: Path, command: str
+    ) -> None:
+        """--log-format and -v work after the command as before it."""
+        path = write(tmp_path, "in.jsonl", WITH_BAD_LINE)
+        if command == "replay":
+            path = tmp_path / "log.jsonl"
+            cli("process", "--log", path, cases.RECORDING_PATH)
+        after = cli(command, "--log-format", "json", "-v", path)
+        before = cli("--log-format", "json", "-v", command, path)
+        assert after.code == before.code
+        records = [json.loads(line) for line in after.err_lines]
+        assert records[-1]["event"] == "summary"
+        assert any(r["level"] == "debug" for r in records)  # -v took effect
+        assert [r["event"] for r in records] == [
+            r["event"] for r in (json.loads(line) for line in before.err_lines)
+        ]
+
+    def test_after_the_command_wins(self, cli: Callable[..., Result]) -> None:
+        result = cli(
+            "--log-format", "json", "process", "--log-format", "text", "-v", cases.RECORDING_PATH
+        )
+        assert result.err_lines[-1].startswith("[info")
+
+    def test_max_line_bytes(self, cli: Callable[..., Result]) -> None:
+        """A limit is an option: a line over --max-line-bytes is skipped with line.too_long."""
+        result = cli("process", "--max-line-bytes", "1k", cases.RECORDING_PATH)
+        assert result.code == 1
+        assert "line.too_long" in result.err
+        longest = max(len(line) for line in cases.RECORDING.splitlines())
+        assert cli("process", "--max-line-bytes", str(longest), cases.RECORDING_PATH).code == 0
+
+    @pytest.mark.parametrize("command", ["process", "replay", "inspect", "render", "run"])
+    def test_every_limit_is_an_option(self, cli: Callable[..., Result], command: str) -> None:
+        help_text = cli(command, "--help").out.decode()
+        for field in msgspec.structs.fields(a2ui_stream.Limits):
+            assert "--" + field.name.replace("_", "-") in help_text, field.name
+
+    def test_a_limit_reaches_the_converter(self, cli: Callable[..., Result]) -> None:
+        result = cli("process", "--max-nodes", "2", cases.RECORDING_PATH)
+        assert "convert.node_budget" in result.err
+
+    @pytest.mark.parametrize("value", ["0", "-5", "lots", "1.5"])
+    def test_bad_limit_is_a_usage_error(self, cli: Callable[..., Result], value: str) -> None:
+        result = cli("process", "--max-nodes", value, cases.RECORDING_PATH)
+        assert result.code == 2
+        assert "--max-nodes" in result.err
+
+    def test_from_refuses_negatives(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        log = tmp_path / "log.jsonl"
+        cli("process", "--log", log, cases.RECORDING_PATH)
+        result = cli("replay", log, "--from", "-1")
+        assert result.code == 2
+        assert "'-1' is not a sequence number" in result.err
+        assert cli("replay", log, "--from", "0").out == cli("replay", log).out
+
+    def test_replay_names_the_path(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        os.chdir(tmp_path)
+        for path in (".", str(tmp_path / "missing.jsonl")):
+            result = cli("replay", path)
+            assert result.code == 2
+            assert path in result.err
+
+    def test_help_documents_verbose_and_progress(self, cli: Callable[..., Result]) -> None:
+        assert "debug diagnostics" in cli("process", "--help").out.decode()
+        assert "progress line" in cli("process", "--help").out.decode()
+        assert "Exit codes" in cli("--help").out.decode()
+
+
+class TestPlurals:
+    def test_inspect_counts(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        data = cases.line(cases.snapshot("m", cases.text_surface("s", "hi")))
+        text = cli("inspect", write(tmp_path, "one.jsonl", data)).out.decode()
+        assert "running, 1 part\n" in text
+        assert "surface s: 1 component, rendered" in text
+        assert "1 parts" not in text
+        assert "1 components" not in text
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+class TestProgress:
+    def test_percentage_when_the_size_is_known(self) -> None:
+        stream = _Terminal()
+        progress = _Progress(stream, enabled=True, total=1000)
+        progress.advance(250, 10)
+        assert stream.getvalue().startswith("\r 25% ")
+
+    def test_no_percentage_for_a_pipe(self) -> None:
+        stream = _Terminal()
+        _Progress(stream, enabled=True, total=None).advance(250, 10)
+        assert "%" not in stream.getvalue()
+
+
+class TestInterrupt:
+    def test_ctrl_c_exits_130_quietly_with_the_log_whole(self, tmp_path: Path) -> None:
+        """SIGINT while reading a pipe: exit 130, no traceback, a log of whole events."""
+        log = tmp_path / "run.log.jsonl"
+        command = subprocess.Popen(  # noqa: S603 - our own console script
+            [str(CONSOLE_SCRIPT), "process", "--log", str(log), "-"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert command.stdin is not None
+        assert command.stdout is not None
+        lines = cases.RECORDING.splitlines(keepends=True)
+        command.stdin.write(b"".join(lines[:8]))
+        command.stdin.flush()
+        first = command.stdout.readline()  # the first diff: events are being processed
+        assert json.loads(first)["seq"] == 5
+        deadline = time.monotonic() + SUBPROCESS_TIMEOUT
+        while len(log.read_bytes().splitlines()) < 8 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        command.send_signal(signal.SIGINT)
+        _, err = command.communicate(timeout=SUBPROCESS_TIMEOUT)
+        assert command.returncode == 130
+        assert b"Traceback" not in err
+        assert err == b""
+        held = log.read_bytes().splitlines(keepends=True)
+        assert len(held) == 8
+        assert all(line.endswith(b"}\n") for line in held)
+        replayed = subprocess.run(  # noqa: S603 - our own console script
+            [str(CONSOLE_SCRIPT), "replay", str(log)],
+            capture_output=True,
+            timeout=SUBPROCESS_TIMEOUT,
+            check=True,
+        )
+        assert replayed.stdout.startswith(first)
+        assert replayed.stderr == b""
+
+
+class TestArgumentTypes:
+    """Wrong argument types are refused with a TypeError naming what was expected."""
+
+    def test_feed_text(self) -> None:
+        with pytest.raises(TypeError, match=r"feed\(\) takes bytes .* not str: feed\(text\.encode"):
+            a2ui_stream.Processor().feed(cases.RECORDING.decode())  # type: ignore[arg-type]
+
+    @pytest.mark.parametrize("chunk", [bytearray(b"{}\n"), memoryview(b"{}\n")])
+    def test_feed_takes_any_bytes(self, chunk: bytes) -> None:
+        assert a2ui_stream.Processor().feed(chunk) == []
+
+    def test_feed_other(self) -> None:
+        with pytest.raises(TypeError, match="not int"):
+            a2ui_stream.Processor().feed(5)  # type: ignore[arg-type]
+
+    @pytest.mark.parametrize(
+        "one",
+        [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            a2ui_stream.events.RunStarted(thread_id="t", run_id="r"),
+        ],
+        ids=["dict", "struct"],
+    )
+    def test_feed_events_one_event(self, one: object) -> None:
+        """One event instead of a list: a dict used to be iterated over its keys."""
+        processor = a2ui_stream.Processor()
+        with pytest.raises(TypeError, match=r"not one event .*: feed_events\(\[event\]\)"):
+            processor.feed_events(one)  # type: ignore[arg-type]
+        assert processor.state.seq == 0
+        processor.feed_events([one])
+        assert processor.state.current is not None
+        assert processor.state.current.run_id == "r"
+
+    def test_feed_events_sdk_object(self) -> None:
+        core = pytest.importorskip("ag_ui.core", reason="the official SDK is a test extra")
+        event = core.RunStartedEvent(thread_id="t", run_id="r")
+        with pytest.raises(TypeError, match="not one event"):
+            a2ui_stream.Processor().feed_events(event)
+
+    @pytest.mark.parametrize("text", ['{"type":"RUN_STARTED"}', b'{"type":"RUN_STARTED"}'])
+    def test_feed_events_text(self, text: str | bytes) -> None:
+        with pytest.raises(TypeError, match=r"give the stream's bytes to feed\(\)"):
+            a2ui_stream.Processor().feed_events(text)
+
+    def test_feed_events_not_iterable(self) -> None:
+        with pytest.raises(TypeError, match="not int"):
+            a2ui_stream.Processor().feed_events(3)  # type: ignore[arg-type]
+
+    def test_feed_events_generator(self) -> None:
+        events = ({"type": "RUN_STARTED", "threadId": "t", "runId": str(i)} for i in range(2))
+        processor = a2ui_stream.Processor()
+        processor.feed_events(events)
+        assert processor.state.seq == 2
+
+    def test_rejected_counts_dropped_input(self) -> None:
+        processor = a2ui_stream.Processor()
+        processor.feed(BAD_LINE + b'{"type":"RUN_STARTED"}\n' + cases.RECORDING)
+        processor.feed_events([{"type": "RUN_STARTED"}, {"no": "type"}])
+        processor.close()
+        assert processor.rejected == 4
+        assert processor.state.seq == 22
