@@ -51,9 +51,15 @@ HOSTILE_TEXTS = (
 )
 
 
+#: Sample files holding non-protocol entries (MANIFEST.md: composer playback ``action``
+#: records): rendering them drops those with an ERROR, so the command exits 1.
+WITH_FOREIGN_ENTRIES = frozenset({"v0_8__kitchen-sink.json"})
+
+
 def render(tmp_path: Path, source: Path, *options: str) -> Path:
     out = tmp_path / f"{source.stem}.html"
-    assert main(["render", str(source), "-o", str(out), *options]) == 0
+    code = main(["render", str(source), "-o", str(out), *options])
+    assert code == (1 if source.name in WITH_FOREIGN_ENTRIES else 0)
     return out
 
 

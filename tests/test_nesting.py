@@ -783,16 +783,16 @@ class TestCommandLine:
         path, expected = streams
         log = tmp_path / "run.log.jsonl"
         process = console("process", "--log", log, path)
-        assert process.returncode == 0
+        assert process.returncode == 1  # limit.data_depth is an ERROR: input was dropped
         assert b"Traceback" not in process.stderr
         assert b"limit.data_depth" in process.stderr
         assert process.stdout == expected
         assert len(expected.splitlines()) == 15
         replayed = console("replay", log)
-        assert (replayed.returncode, replayed.stdout) == (0, expected)
+        assert (replayed.returncode, replayed.stdout) == (1, expected)
         assert b"Traceback" not in replayed.stderr
         inspected = console("inspect", log)
-        assert inspected.returncode == 0
+        assert inspected.returncode == 1
         assert b"limit.data_depth" in inspected.stdout
         assert b"Traceback" not in inspected.stderr
         strict = console("process", "--strict", path)
@@ -810,7 +810,8 @@ class TestCommandLine:
         source = tmp_path / "in.jsonl"
         source.write_bytes(b"".join(line + b"\n" for line in TestContainment.LINES))
         log = tmp_path / "run.log.jsonl"
-        assert main(["process", "--log", str(log), str(source)]) == 0
+        # core.internal_error is an ERROR: exit 1, where the new input had one
+        assert main(["process", "--log", str(log), str(source)]) == 1
         first, err = capsysbinary.readouterr()
         assert b"core.internal_error" in err
         more = tmp_path / "more.jsonl"
@@ -818,9 +819,9 @@ class TestCommandLine:
         assert main(["process", "--log", str(log), str(more)]) == 0
         second, _ = capsysbinary.readouterr()
         assert [json.loads(line)["seq"] for line in second.splitlines()] == [4]
-        assert main(["replay", str(log)]) == 0
+        assert main(["replay", str(log)]) == 1
         replayed, _ = capsysbinary.readouterr()
         assert replayed == first + second
-        assert main(["inspect", str(log)]) == 0
+        assert main(["inspect", str(log)]) == 1
         summary, _ = capsysbinary.readouterr()
         assert b"core.internal_error" in summary
