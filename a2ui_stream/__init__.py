@@ -9,13 +9,10 @@ builds what a run must carry for an agent to draw at all. Wire types live in
 
 from __future__ import annotations
 
-from typing import Any
-
 from a2ui_stream import a2ui, events
-from a2ui_stream._convert.converter import Conversion, Converter
 from a2ui_stream._engine.eventlog import EventLog, MemoryLog
 from a2ui_stream._engine.processor import Processor
-from a2ui_stream._engine.reducer import Reducer, Reduction
+from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._request.request import (
     SCHEMA_CONTEXT_DESCRIPTION,
     A2uiRequest,
@@ -30,8 +27,8 @@ from a2ui_stream._request.request import (
 from a2ui_stream._shell.filelog import FileLog
 from a2ui_stream._shell.pipeline import aiter_diffs, iter_diffs, replay
 from a2ui_stream._state.stream import HistoryEntry, Lifecycle, Part, PartDiff, RunState, StreamState
-from a2ui_stream._state.surface import Surface
-from a2ui_stream._wire.codec import Decoded, EventDecoder, decode_event, encode_event
+from a2ui_stream._version import __version__
+from a2ui_stream._wire.codec import decode_event, encode_event
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.catalog import Catalog, basic_catalog, catalog_context
@@ -39,7 +36,6 @@ from a2ui_stream.errors import (
     A2uiStreamError,
     LogLockedError,
     LogRefusedError,
-    StrictModeError,
     UsageError,
 )
 
@@ -48,11 +44,7 @@ __all__ = [
     "A2uiRequest",
     "A2uiStreamError",
     "Catalog",
-    "Conversion",
-    "Converter",
-    "Decoded",
     "Diagnostic",
-    "EventDecoder",
     "EventLog",
     "FileLog",
     "HistoryEntry",
@@ -65,13 +57,11 @@ __all__ = [
     "PartDiff",
     "Processor",
     "Reducer",
-    "Reduction",
     "RunState",
     "Severity",
     "StreamState",
-    "StrictModeError",
-    "Surface",
     "UsageError",
+    "__version__",
     "a2ui",
     "action_forwarded_props",
     "action_message",
@@ -89,17 +79,3 @@ __all__ = [
     "render_tool",
     "replay",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    """``__version__``, read from the installed package's metadata on first use.
-
-    pyproject.toml is the one place the version is written; reading the metadata costs
-    a scan of the installed distributions, so ``import a2ui_stream`` does not pay it.
-    """
-    if name == "__version__":
-        from a2ui_stream._shell.options import package_version  # noqa: PLC0415
-
-        found = globals()["__version__"] = package_version()
-        return found
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,7 +22,6 @@ __all__ = [
     "LogRefusedError",
     "RunFailedError",
     "RunIncompleteError",
-    "StrictModeError",
     "UsageError",
 ]
 
@@ -51,19 +50,6 @@ class LogRefusedError(UsageError):
     It is not a regular file, it is the input being read, or it holds something other
     than an event log. Nothing was written to it.
     """
-
-
-class StrictModeError(A2uiStreamError, ValueError):
-    """Strict mode met bad input; ``diagnostic`` says where and why."""
-
-    def __init__(self, diagnostic: object) -> None:
-        """Keep the diagnostic that stopped processing.
-
-        Args:
-            diagnostic: the :class:`~a2ui_stream.Diagnostic` describing the bad input.
-        """
-        super().__init__(str(diagnostic))
-        self.diagnostic = diagnostic
 
 
 class AgentError(A2uiStreamError, RuntimeError):

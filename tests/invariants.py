@@ -15,7 +15,6 @@ from msgspec import UNSET
 
 from a2ui_stream import (
     Diagnostic,
-    EventDecoder,
     Limits,
     MemoryLog,
     Processor,
@@ -25,6 +24,7 @@ from a2ui_stream import (
     replay,
 )
 from a2ui_stream._convert.vocabulary import validate_element
+from a2ui_stream._wire.codec import EventDecoder
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -11,7 +11,6 @@ import stream_cases as cases
 
 from a2ui_stream import (
     Diagnostic,
-    EventDecoder,
     MemoryLog,
     PartDiff,
     Processor,
@@ -21,6 +20,7 @@ from a2ui_stream import (
     events,
 )
 from a2ui_stream._engine import processor as engine_processor
+from a2ui_stream._wire.codec import EventDecoder
 
 
 def feed_all(chunks: list[bytes], **options: Any) -> tuple[list[PartDiff], list[Diagnostic]]:

@@ -11,7 +11,7 @@ Must not import: anyio, the pipeline or the CLI.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import msgspec
 
@@ -228,110 +228,98 @@ class Processor:
             raise TypeError(_not_iterable(events))
         if self._closed:
             raise UsageError("feed_events() after close(): a closed processor takes no more input")
-        diffs: list[PartDiff] = []
-        for item in events:
-            if self._halted:
-                break
-            if isinstance(item, Decoded):
-                diffs.extend(self._apply(item.event, line=item.line, offset=item.offset))
-                continue
-            if isinstance(item, Diagnostic):
-                self._diagnostics.append(item)
-                self._rejected += item.severity is Severity.ERROR
-                self._halted = self._strict and item.severity is Severity.ERROR
-                continue
-            try:
-                event, found = read_event(item)
-            except Exception as error:  # noqa: BLE001 - a foreign object's model_dump, or a bug
-                event, found = None, (internal_error(error, f"fed item {type(item).__name__}"),)
-            self._diagnostics.extend(found)
-            if event is None:
-                self._rejected += 1
-                self._halted = self._strict
-            else:
-                diffs.extend(self._apply(event))
-        self._bound_pending()
-        return diffs
+        return self._consume(_fed_items(events))
 
-    def _consume(self, decoded: Iterable[Any]) -> list[PartDiff]:
-        try:
-            return self._consume_all(decoded)
-        finally:
-            self._bound_pending()
-
-    def _consume_all(self, decoded: Iterable[Any]) -> list[PartDiff]:
-        if self._log is None and not self._strict:
-            return self._consume_plain(decoded)
-        diffs: list[PartDiff] = []
-        for item in decoded:
-            if self._halted:
-                break
-            if isinstance(item, Diagnostic):
-                self._diagnostics.append(item)
-                # Strict mode also ignores events fed decoded after bad bytes; a
-                # warning (a field an event was kept without) is no bad input.
-                self._halted = self._strict and item.severity is Severity.ERROR
-                self._rejected += item.severity is Severity.ERROR
-            else:
-                diffs.extend(self._apply(item.event, line=item.line, offset=item.offset))
-        return diffs
-
-    def _consume_plain(self, decoded: Iterable[Any]) -> list[PartDiff]:
-        """The common case, no log and not strict: the loop every event goes through.
+    def _consume(self, items: Iterable[Decoded | _Fed | Diagnostic]) -> list[PartDiff]:
+        """Log and reduce each event in turn; keep each diagnostic: the one loop of input.
 
         Most events (text, tool calls, steps) change nothing but the event count, so
         they are counted here and the count is added in one step before the next event
         that matters: the same states, without a reducer call per text delta.
         """
         diffs: list[PartDiff] = []
-        reducer = self._reducer
+        if self._halted:
+            return diffs
+        reducer, log, strict = self._reducer, self._log, self._strict
         drawing = reducer.drawing_events
         state = self._state
         skipped = 0
-        for item in decoded:
-            if type(item) is Diagnostic:
-                self._diagnostics.append(item)
-                # The decoder's errors are lines dropped whole; its warnings follow an
-                # event that was kept.
-                self._rejected += item.severity is Severity.ERROR
-                continue
-            event = item.event
-            if type(event) not in drawing or (
-                type(event) is ev.ToolCallArgs and reducer.inert(state, event)
-            ):
-                skipped += 1
-                continue
-            if skipped:
-                state, skipped = reducer.skip(state, skipped), 0
-            state, changes, diagnostics = reducer.reduce(state, event)
-            if changes:
-                diffs.extend(changes)
-            if diagnostics:
-                self._diagnostics.extend(_located(diagnostics, item.line, item.offset))
-        self._state = reducer.skip(state, skipped) if skipped else state
+        try:
+            for item in items:
+                if isinstance(item, Diagnostic):
+                    # The decoder's errors are lines dropped whole; its warnings follow an
+                    # event that was kept, and are no bad input to strict mode.
+                    self._diagnostics.append(item)
+                    if item.severity is Severity.ERROR:
+                        self._rejected += 1
+                        if strict:
+                            self._halted = True
+                            break
+                    continue
+                event = item.event
+                if log is not None:
+                    try:
+                        record = encode_event(event)
+                    except RecursionError:
+                        # Its free-form JSON decoded but nests too deeply to encode again
+                        # from this deeper stack: the event is dropped, as the decoder
+                        # would have dropped it, so the log and the state agree.
+                        self._diagnostics.append(_too_deep_to_log(item.line, item.offset))
+                        self._halted = strict
+                        if strict:
+                            break
+                        continue
+                    # Durability: the event is in the log before any diff it causes leaves.
+                    log.append(record)
+                if type(event) not in drawing or (
+                    type(event) is ev.ToolCallArgs and reducer.inert(state, event)
+                ):
+                    skipped += 1
+                    continue
+                if skipped:
+                    state, skipped = reducer.skip(state, skipped), 0
+                state, changes, diagnostics = reducer.reduce(state, event)
+                if changes:
+                    diffs.extend(changes)
+                if diagnostics:
+                    self._diagnostics.extend(_located(diagnostics, item.line, item.offset))
+                    if strict and any(d.severity is Severity.ERROR for d in diagnostics):
+                        self._halted = True
+                        break
+        finally:
+            self._state = reducer.skip(state, skipped) if skipped else state
+            self._bound_pending()
         return diffs
 
-    def _apply(
-        self, event: ev.Event, *, line: int | None = None, offset: int | None = None
-    ) -> tuple[PartDiff, ...]:
-        if self._log is not None:
-            try:
-                record = encode_event(event)
-            except RecursionError:
-                # Its free-form JSON decoded but nests too deeply to encode again from
-                # this deeper stack: the event is dropped, as the decoder would have
-                # dropped it, so the log and the state agree on every event.
-                self._diagnostics.append(_too_deep_to_log(line, offset))
-                self._halted = self._strict
-                return ()
-            # Durability: the event is in the log before any diff it causes leaves.
-            self._log.append(record)
-        self._state, diffs, diagnostics = self._reducer.reduce(self._state, event)
-        if diagnostics:
-            if self._strict and any(d.severity is Severity.ERROR for d in diagnostics):
-                self._halted = True
-            self._diagnostics.extend(_located(diagnostics, line, offset))
-        return diffs
+
+class _Fed(NamedTuple):
+    """An event fed decoded, without a place in a byte stream."""
+
+    event: ev.Event
+    line: None = None
+    offset: None = None
+
+
+def _fed_items(events: Iterable[object]) -> Iterator[Decoded | _Fed | Diagnostic]:
+    """The items given to ``feed_events`` as the loop takes them: events and diagnostics.
+
+    A mapping or SDK object that does not make an event becomes the ERROR saying why;
+    one kept without some field is followed by the warnings naming the field.
+    """
+    for item in events:
+        if type(item) is Decoded or type(item) is Diagnostic:
+            yield item
+            continue
+        try:
+            event, found = read_event(item)
+        except Exception as error:  # noqa: BLE001 - a foreign object's model_dump, or a bug
+            yield internal_error(error, f"fed item {type(item).__name__}")
+            continue
+        if event is None:
+            yield found[0]
+            continue
+        yield _Fed(event)
+        yield from found
 
 
 def _too_deep_to_log(line: int | None, offset: int | None) -> Diagnostic:

@@ -11,7 +11,6 @@ negative ``--from``) with a message saying what would.
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import inspect
 import re
 import sys
@@ -19,13 +18,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
+from a2ui_stream._version import __version__
 from a2ui_stream._wire.limits import Limits
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 __all__ = [
-    "DISTRIBUTION",
     "add_common",
     "add_limits",
     "add_version",
@@ -34,20 +33,14 @@ __all__ = [
     "sequence_number",
 ]
 
-#: The distribution whose metadata holds the version (pyproject.toml's ``name``).
-DISTRIBUTION: Final = "a2ui-stream"
-
 #: A count with an optional binary suffix: ``16777216``, ``16MiB``, ``16M``, ``64k``.
 _SIZE: Final = re.compile(r"(?i)\s*(\d[\d_]*)\s*([kmg]i?b?)?\s*")
 _SUFFIX: Final = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
 
 def package_version() -> str:
-    """The installed package's version, from its metadata (pyproject.toml is the source)."""
-    try:
-        return importlib.metadata.version(DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:  # imported from a source tree
-        return "0+unknown"
+    """The package's version (``a2ui_stream/_version.py``, which pyproject.toml reads)."""
+    return __version__
 
 
 class _Version(argparse.Action):
