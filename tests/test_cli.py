@@ -242,10 +242,11 @@ class TestProcess:
     def test_format_sse_ignores_jsonl(
         self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
     ) -> None:
-        """--format sse on JSONL input finds no data fields, so no diffs."""
+        """--format sse on JSONL input finds no data fields: no diffs, each line reported."""
         result = cli("process", "--format", "sse", write("in.jsonl", cases.LIFECYCLE))
-        assert result.code == 0
+        assert result.code == 1
         assert result.out == b""
+        assert "sse.json_line" in result.err
 
 
 class TestBadInput:

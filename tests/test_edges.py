@@ -400,3 +400,152 @@ class TestArgumentTypes:
         processor.close()
         assert processor.rejected == 4
         assert processor.state.seq == 22
+
+
+def events_of(data: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in data.splitlines()]
+
+
+def hint_of(result: Result) -> str:
+    [line] = [line for line in result.err_lines if "hint: " in line]
+    return line.split("hint: ", 1)[1]
+
+
+class TestHints:
+    """The common mistakes are named, with what to run instead; exit 1 for each."""
+
+    @pytest.mark.parametrize("indent", [None, 2], ids=["compact", "pretty"])
+    @pytest.mark.parametrize("command", ["process", "inspect", "render"])
+    def test_json_array_of_events(
+        self, cli: Callable[..., Result], tmp_path: Path, indent: int | None, command: str
+    ) -> None:
+        if command == "render":
+            pytest.importorskip("markdown_it", reason="render needs the html extra")
+        data = json.dumps(events_of(cases.RECORDING), indent=indent).encode()
+        result = cli(command, write(tmp_path, "events.json", data))
+        assert result.code == 1
+        assert hint_of(result).startswith("the input is one JSON array")
+        assert "jq -c '.[]'" in hint_of(result)
+
+    def test_one_pretty_printed_event(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        data = json.dumps(events_of(cases.RECORDING)[0], indent=2).encode()
+        result = cli("process", write(tmp_path, "event.json", data))
+        assert result.code == 1
+        assert "jq -c ." in hint_of(result)
+
+    @pytest.mark.parametrize("shape", ["array", "jsonl", "wrapper"])
+    def test_raw_a2ui_file(self, cli: Callable[..., Result], tmp_path: Path, shape: str) -> None:
+        """A2UI messages given to process: the hint names render and inspect --tree."""
+        messages = cases.text_surface("s", "hi")
+        data = {
+            "array": json.dumps(messages, indent=2).encode(),
+            "jsonl": b"".join(cases.line(m) for m in messages),
+            "wrapper": json.dumps({"name": "x", "messages": messages}, indent=2).encode(),
+        }[shape]
+        path = write(tmp_path, "sample.json", data)
+        result = cli("process", path)
+        assert result.code == 1
+        assert hint_of(result) == (
+            "the input holds raw A2UI messages, not AG-UI events: "
+            f"`a2ui-stream render {path}` draws them as a page and "
+            f"`a2ui-stream inspect --tree {path}` prints them"
+        )
+        assert cli("inspect", "--tree", path).code == 0  # and the suggestion works
+
+    def test_format_sse_on_jsonl(self, cli: Callable[..., Result]) -> None:
+        """Every line is reported as dropped, not silently ignored; the hint says why."""
+        result = cli("process", "--format", "sse", cases.RECORDING_PATH)
+        assert (result.code, result.out) == (1, b"")
+        assert "sse.json_line" in result.err
+        assert "drop --format sse" in hint_of(result)
+        assert "22 rejected" in result.err_lines[-1]
+
+    def test_format_jsonl_on_sse(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        result = cli(
+            "process", "--format", "jsonl", write(tmp_path, "in", cases.to_sse(cases.RECORDING))
+        )
+        assert result.code == 1
+        assert "drop --format jsonl" in hint_of(result)
+
+    def test_no_hint_when_most_lines_are_events(
+        self, cli: Callable[..., Result], tmp_path: Path
+    ) -> None:
+        result = cli("process", write(tmp_path, "in", WITH_BAD_LINE))
+        assert result.code == 1
+        assert "hint" not in result.err
+
+    def test_snake_case_keys(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        """Events written with the SDK's model_dump_json() and no by_alias say so."""
+        core = pytest.importorskip("ag_ui.core", reason="the official SDK is a test extra")
+        events = [
+            core.RunStartedEvent(thread_id="t", run_id="r"),
+            core.ActivitySnapshotEvent(
+                message_id="m",
+                activity_type="a2ui-surface",
+                content={"a2ui_operations": cases.text_surface("s", "hi")},
+            ),
+        ]
+        data = b"".join(e.model_dump_json().encode() + b"\n" for e in events)
+        result = cli("process", write(tmp_path, "snake.jsonl", data))
+        assert result.code == 1
+        assert "the line has `run_id`: AG-UI's wire keys are camelCase" in result.err
+        assert "the line has `activity_type`" in result.err
+        # with by_alias=True, the same events draw
+        good = b"".join(e.model_dump_json(by_alias=True).encode() + b"\n" for e in events)
+        assert cli("process", write(tmp_path, "camel.jsonl", good)).code == 0
+
+    def test_snake_case_field_missing_warning(self) -> None:
+        capture = testing.process(b'{"type":"RUN_STARTED","runId":"r","thread_id":"t"}\n')
+        [warning] = capture.diagnostics
+        assert warning.code == "event.field_missing"
+        assert "the line has `thread_id`" in warning.message
+
+    @pytest.mark.parametrize(
+        ("content", "said"),
+        [
+            ({"operations": []}, "its keys are `operations`"),
+            ({}, "it is empty"),
+            ({"messages": [], "surfaceId": "s"}, "its keys are `messages`, `surfaceId`"),
+        ],
+    )
+    def test_snapshot_without_operations(self, content: dict[str, Any], said: str) -> None:
+        """Content without a2ui_operations draws nothing, now with an ERROR saying why."""
+        event = {
+            "type": "ACTIVITY_SNAPSHOT",
+            "messageId": "m",
+            "activityType": "a2ui-surface",
+            "content": content,
+        }
+        capture = testing.process(cases.line(event))
+        [error] = capture.diagnostics
+        assert (error.code, error.severity) == (
+            "activity.no_operations",
+            a2ui_stream.Severity.ERROR,
+        )
+        assert "has no `a2ui_operations`" in error.message
+        assert said in error.message
+        assert capture.diffs == ()
+
+    def test_delta_leaving_no_operations(self) -> None:
+        snapshot = cases.snapshot("m", cases.text_surface("s", "hi"))
+        delta = {
+            "type": "ACTIVITY_DELTA",
+            "messageId": "m",
+            "activityType": "a2ui-surface",
+            "patch": [{"op": "move", "from": "/a2ui_operations", "path": "/operations"}],
+        }
+        capture = testing.process(cases.line(snapshot) + cases.line(delta))
+        assert [d.code for d in capture.diagnostics] == ["activity.no_operations"]
+
+    def test_cli_exit_code_for_no_operations(
+        self, cli: Callable[..., Result], tmp_path: Path
+    ) -> None:
+        event = {
+            "type": "ACTIVITY_SNAPSHOT",
+            "activityType": "a2ui-surface",
+            "messageId": "m",
+            "content": {"operations": cases.text_surface("s", "hi")},
+        }
+        result = cli("process", write(tmp_path, "in", cases.line(event)))
+        assert (result.code, result.out) == (1, b"")
+        assert "activity.no_operations" in result.err

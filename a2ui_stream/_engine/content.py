@@ -3,8 +3,9 @@
 Owns what bounds the document the reducer keeps of an activity's content besides its
 surfaces: how deep it may nest (:func:`content_depth`, so that no patch can nest it
 ever deeper), applying an ``ACTIVITY_DELTA``'s patch within that (:func:`patch_content`),
-and decoding the whole content of a snapshot that only carries a lifecycle status
-(:func:`read_content`). Each returns the diagnostic of what it refused, for the
+decoding the whole content of a snapshot that only carries a lifecycle status
+(:func:`read_content`), and saying what content with neither operations nor a status
+holds (:func:`no_operations`). Each returns the diagnostic of what it refused, for the
 reducer to place (seq and messageId).
 
 Must not import: the reducer, request or shell modules. Does no I/O, no logging.
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from a2ui_stream._state.stream import OPERATIONS_KEY
 from a2ui_stream._tree.depth import deeper_than
 from a2ui_stream._tree.patch import PatchDepthError, PatchError, apply_patch
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
@@ -26,10 +28,22 @@ if TYPE_CHECKING:
 
     from a2ui_stream._wire.limits import Limits
 
-__all__ = ["content_depth", "patch_content", "read_content", "too_deep"]
+__all__ = [
+    "NO_OPERATIONS",
+    "content_depth",
+    "content_keys",
+    "no_operations",
+    "patch_content",
+    "read_content",
+    "too_deep",
+]
+
+#: Diagnostic code of a2ui-surface content with neither ``a2ui_operations`` nor ``status``.
+NO_OPERATIONS = "activity.no_operations"
 
 #: Content decodes as every A2UI message does: numbers read as JavaScript reads them.
 _JSON = msgspec.json.Decoder(float_hook=js_number)
+_KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 #: Levels of content above a component's own object: the content, its operations, one
 #: operation, its payload, its components list.
 _ABOVE_COMPONENTS = 5
@@ -111,3 +125,36 @@ def read_content(raw: bytes, limits: Limits) -> dict[str, Any] | Diagnostic:
     except RecursionError:
         return too_deep(limits)
     return too_deep(limits) if deeper_than(content, content_depth(limits)) else content
+
+
+def content_keys(raw: bytes) -> list[str]:
+    """The top-level keys of a content object; its values are skipped, not decoded."""
+    try:
+        return list(_KEYS.decode(raw))
+    except (msgspec.DecodeError, RecursionError):
+        return []
+
+
+def no_operations(keys: Sequence[str]) -> Diagnostic:
+    """An a2ui-surface content with neither operations nor a status: nothing to draw.
+
+    Upstream's client ignores such content without a word; saying so, and naming the
+    keys it has, turns ``{"operations": [...]}`` from a silent blank into a fix.
+
+    Args:
+        keys: the content's top-level keys.
+    """
+    if not keys:
+        has = "it is empty"
+    else:
+        shown = ", ".join(f"`{k}`" for k in sorted(keys)[:5]) + (", ..." if len(keys) > 5 else "")
+        has = f"its keys are {shown}"
+    return Diagnostic(
+        code=NO_OPERATIONS,
+        message=(
+            f"a2ui-surface content has no `{OPERATIONS_KEY}` (the list of A2UI messages) "
+            f"and no `status`: {has}; nothing is drawn"
+        ),
+        severity=Severity.ERROR,
+        path="$.content",
+    )

@@ -36,7 +36,13 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._convert.converter import Converter
 from a2ui_stream._engine.carriers import RENDER_TOOL_NAME, Carriers, ToolConfig, carry, saw_activity
 from a2ui_stream._engine.census import count_surfaces
-from a2ui_stream._engine.content import patch_content, read_content, too_deep
+from a2ui_stream._engine.content import (
+    content_keys,
+    no_operations,
+    patch_content,
+    read_content,
+    too_deep,
+)
 from a2ui_stream._engine.deltas import Edits, component_edits, content_of, edit_first, is_upsert
 from a2ui_stream._engine.history import normalize_document, rehydrate
 from a2ui_stream._engine.parts import synthesize
@@ -331,7 +337,7 @@ def _on_activity_snapshot(
         message = "content.a2ui_operations is not an array; the snapshot changes nothing"
         return state, (), (_content_error(key, context, message),)
     if isinstance(view.status, UnsetType):
-        return state, (), ()
+        return state, (), (_locate(no_operations(content_keys(raw)), key, context),)
     content = read_content(raw, context.limits)
     if isinstance(content, Diagnostic):
         return state, (), (_locate(content, key, context),)
@@ -639,7 +645,7 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
         return state, (), (_content_error(key, context, message),)
     if "status" in patched:
         return _apply_lifecycle(state, run, key, patched, context)
-    return state, (), ()
+    return state, (), (_locate(no_operations(list(patched)), key, context),)
 
 
 def _on_messages_snapshot(

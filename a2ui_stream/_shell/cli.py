@@ -29,6 +29,7 @@ from a2ui_stream._engine.processor import Processor
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell import live, options, render
 from a2ui_stream._shell.filelog import FileLog, name_error, naming
+from a2ui_stream._shell.hints import hint
 from a2ui_stream._shell.pipeline import iter_file_chunks, replay
 from a2ui_stream._shell.report import (
     EXIT_BAD_INPUT,
@@ -364,6 +365,10 @@ def _read(source: BinaryIO, name: str) -> Iterator[bytes]:
         yield from iter_file_chunks(source)
 
 
+#: Bytes of the input kept for :func:`~a2ui_stream._shell.hints.hint`.
+_HEAD_BYTES = 1 << 16
+
+
 def _input_size(source: BinaryIO) -> int | None:
     """Bytes left to read when the input is a regular file (a pipe's size is unknown)."""
     try:
@@ -412,7 +417,9 @@ def _process(arguments: argparse.Namespace, reporter: Reporter) -> int:
         # a line at a time, the processor decides at most one event per call (a JSONL
         # line, or the blank line ending an SSE event).
         by_line = log is not None and printing
+        head = b""
         for chunk in _read(source, arguments.input):
+            head = head or chunk[:_HEAD_BYTES]
             for piece in chunk.splitlines(keepends=True) if by_line else (chunk,):
                 diffs = processor.feed(piece)
                 if printing and diffs:
@@ -430,7 +437,11 @@ def _process(arguments: argparse.Namespace, reporter: Reporter) -> int:
         if arguments.final:
             output.runs(processor.state.runs)
         output.flush()
-    code = reporter.finish(read=processor.state.seq - resumed, rejected=processor.rejected)
+    read, rejected = processor.state.seq - resumed, processor.rejected
+    reporter.hint(
+        hint(head, framing=arguments.format, read=read, rejected=rejected, name=arguments.input)
+    )
+    code = reporter.finish(read=read, rejected=rejected)
     return EXIT_BAD_INPUT if processor.stopped else code
 
 
@@ -532,10 +543,13 @@ def _inspect(arguments: argparse.Namespace, reporter: Reporter) -> int:
         return render.inspect_tree(arguments, reporter)
     with ExitStack() as stack:
         source = _open_input(arguments.input, stack)
-        summary, read, rejected = _summarise(
+        summary, read, rejected, head = _summarise(
             iter_file_chunks(source), arguments.format, options.limits(arguments), reporter
         )
     sys.stdout.write(summary)
+    reporter.hint(
+        hint(head, framing=arguments.format, read=read, rejected=rejected, name=arguments.input)
+    )
     return reporter.finish(read=read, rejected=rejected)
 
 
@@ -544,8 +558,8 @@ def _summarise(
     framing: Literal["auto", "jsonl", "sse"],
     limits: Limits,
     reporter: Reporter,
-) -> tuple[str, int, int]:
-    """Read a recording; give its summary, the events read and the lines rejected."""
+) -> tuple[str, int, int, bytes]:
+    """Read a recording: its summary, the events read, the lines rejected, its first bytes."""
     start = time.perf_counter()
     decoder = EventDecoder(format=framing, limits=limits)
     reducer = Reducer(limits=limits)
@@ -555,6 +569,7 @@ def _summarise(
     # Per run index: surfaceId -> component count, recorded while buckets are alive.
     surfaces: dict[int, dict[str, int]] = collections.defaultdict(dict)
     size = rejected = 0
+    head = b""
 
     def count(diagnostics: Iterable[Diagnostic]) -> None:
         for diagnostic in diagnostics:
@@ -579,6 +594,7 @@ def _summarise(
                 )
 
     for chunk in chunks:
+        head = head or chunk[:_HEAD_BYTES]
         size += len(chunk)
         consume(decoder.feed(chunk))
     consume(decoder.close())
@@ -586,7 +602,7 @@ def _summarise(
     summary = _render_summary(
         state, kinds=kinds, problems=problems, surfaces=surfaces, size=size, elapsed=elapsed
     )
-    return summary, state.seq, rejected
+    return summary, state.seq, rejected, head
 
 
 def _wire_type(event: ev.Event) -> str:

@@ -16,6 +16,7 @@ when a page is drawn, so every other command, and ``inspect --tree``, work witho
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 import webbrowser
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from a2ui_stream._shell.report import Reporter
     from a2ui_stream._state.stream import PartDiff
 
-__all__ = ["MISSING_EXTRA", "add_arguments", "command", "inspect_tree"]
+__all__ = ["MISSING_EXTRA", "add_arguments", "command", "inspect_tree", "sniff"]
 
 #: What ``render`` says when the ``html`` extra is not installed.
 MISSING_EXTRA: Final = (
@@ -58,6 +59,8 @@ _SNIFF_BYTES: Final = 1 << 16
 _MESSAGE_ID: Final = "a2ui-messages"
 
 _DECODE = msgspec.json.Decoder()
+#: An AG-UI event's type as it appears in JSON text: ``"type": "RUN_STARTED"``.
+_EVENT_TYPE: Final = re.compile(rb'"type"\s*:\s*"[A-Z][A-Z_]*"')
 _RAW_LIST = msgspec.json.Decoder(list[msgspec.Raw])
 
 Framing: TypeAlias = Literal["auto", "jsonl", "sse", "a2ui"]
@@ -127,7 +130,8 @@ def sniff(head: bytes) -> str:
     """Decide from the first bytes whether the input is AG-UI (``"agui"``) or A2UI.
 
     AG-UI recordings hold one event per line (or SSE): a first line that is not a whole
-    JSON value means one multi-line JSON document, which only A2UI files are.
+    JSON value means one multi-line JSON document, which is A2UI unless it holds AG-UI
+    events (a pretty-printed array of them, a mistake the hints name).
 
     Args:
         head: the first bytes of the input.
@@ -141,7 +145,10 @@ def sniff(head: bytes) -> str:
     try:
         value = _DECODE.decode(text.split(b"\n", 1)[0])
     except msgspec.DecodeError:
-        return "a2ui"
+        try:
+            value = _DECODE.decode(text)
+        except msgspec.DecodeError:  # longer than the head: judge from the text
+            return "agui" if _EVENT_TYPE.search(text) else "a2ui"
     return "a2ui" if _is_a2ui(value) else "agui"
 
 
@@ -261,6 +268,8 @@ class Collected:
         self.kind = kind
         #: Lines or messages dropped whole (each with an ERROR diagnostic).
         self.rejected = 0
+        #: The input's first bytes, for a hint when nothing could be read.
+        self.head = b""
         self._timeline = timeline
         self._reducer = Reducer(limits=limits)
         #: Each diagnostic with the index of the run that was current when it came.
@@ -363,6 +372,7 @@ def collect(
             collected.event(event)
         return collected
     collected = Collected(timeline=timeline, unit="event", kind="AG-UI recording", limits=limits)
+    collected.head = head
     decoder = EventDecoder(format=framing, limits=limits or Limits())
 
     def consume(items: Iterable[Any]) -> None:
@@ -375,6 +385,7 @@ def collect(
     if head:
         consume(decoder.feed(head))
     for chunk in chunks:
+        collected.head = collected.head or chunk[:_SNIFF_BYTES]
         consume(decoder.feed(chunk))
     consume(decoder.close())
     return collected
@@ -503,7 +514,19 @@ def _load(
     return collected, "stdin" if name == "-" else Path(name).name
 
 
-def _finish(collected: Collected, reporter: Reporter) -> int:
+def _finish(collected: Collected, reporter: Reporter, arguments: argparse.Namespace) -> int:
+    # Imported here: hints reads inputs with this module's sniff.
+    from a2ui_stream._shell.hints import hint  # noqa: PLC0415
+
+    if collected.unit == "event":
+        found = hint(
+            collected.head,
+            framing=arguments.format,
+            read=collected.state.seq,
+            rejected=collected.rejected,
+            name=arguments.input,
+        )
+        reporter.hint(found)
     return reporter.finish(
         read=collected.state.seq, rejected=collected.rejected, unit=collected.unit
     )
@@ -585,7 +608,7 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
         reporter.logger.info("wrote the page", path=str(target), bytes=len(data))
         if arguments.open:
             webbrowser.open(target.resolve().as_uri())
-    return _finish(collected, reporter)
+    return _finish(collected, reporter, arguments)
 
 
 def inspect_tree(arguments: argparse.Namespace, reporter: Reporter) -> int:
@@ -602,4 +625,4 @@ def inspect_tree(arguments: argparse.Namespace, reporter: Reporter) -> int:
     page = build_page(collected, title, range(len(collected.state.runs)), timeline=False)
     sys.stdout.buffer.write(page_text(page).encode("utf-8", "replace"))
     sys.stdout.buffer.flush()
-    return _finish(collected, reporter)
+    return _finish(collected, reporter, arguments)

@@ -25,6 +25,7 @@ How unknown fields survive without slowing the common case:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
@@ -47,6 +48,7 @@ from a2ui_stream._wire.fields import (
     SCANNED,
     empty_needed,
     missing_warnings,
+    snake_case_hint,
 )
 from a2ui_stream._wire.framing import Format, Frame, Framer
 from a2ui_stream._wire.keys import camel_keys
@@ -86,6 +88,8 @@ JSON_NOT_OBJECT = "json.not_object"
 EVENT_INVALID = "event.invalid"
 
 _NEWLINE = b"\n"
+#: msgspec's reason for a required field that is absent, naming the field.
+_MISSING_FIELD = re.compile(r"Object missing required field `(\w+)`")
 #: Bytes of a bad line kept in its diagnostic.
 _RAW_PREFIX = 200
 
@@ -346,6 +350,9 @@ def _decode_checked(
         event = _from_fields(fields, ignored)
     except msgspec.ValidationError as error:
         reason, path = _split_reason(error)
+        missing = _MISSING_FIELD.fullmatch(reason)
+        if missing is not None:
+            reason += snake_case_hint(missing[1], fields)
         message = f"not a valid AG-UI event: {reason}"
         return _bad(EVENT_INVALID, message, payload, line=line, offset=offset, path=path)
     for wire, reason in ignored:

@@ -10,6 +10,7 @@ drops and warnings. Imports only msgspec, the events and diagnostics; does no I/
 from __future__ import annotations
 
 import operator
+import re
 from typing import TYPE_CHECKING, Any, get_args
 
 import msgspec
@@ -19,7 +20,7 @@ from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.events import Event, KnownEvent
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Container, Iterable
 
 __all__ = [
     "EVENT_FIELD_IGNORED",
@@ -30,6 +31,7 @@ __all__ = [
     "SCANNED",
     "empty_needed",
     "missing_warnings",
+    "snake_case_hint",
 ]
 
 #: A field AG-UI requires is missing, but the event does without it as upstream's
@@ -147,6 +149,7 @@ def missing_warnings(
                     message=(
                         f"{tag} has no `{wire}`, which AG-UI requires; "
                         "kept without it, as upstream's client keeps it"
+                        + snake_case_hint(wire, event.extra or ())
                     ),
                     severity=Severity.WARNING,
                     line=line,
@@ -155,3 +158,26 @@ def missing_warnings(
                 )
             )
     return found
+
+
+#: What a message adds when a line spells a field the official Python SDK's way.
+_SNAKE_CASE = (
+    "; the line has `{snake}`: AG-UI's wire keys are camelCase (the official SDK writes "
+    "them so with EventEncoder, or model_dump_json(by_alias=True))"
+)
+_CAPITAL = re.compile(r"(?<!^)([A-Z])")
+
+
+def snake_case_hint(wire: str, keys: Container[str]) -> str:
+    """Say so when ``keys`` spell the wire field ``wire`` in snake_case, else ``""``.
+
+    A line written with the SDK's ``model_dump_json()`` (no ``by_alias``) has
+    ``thread_id`` where AG-UI has ``threadId``: the event then lacks the field, and the
+    message about it names the mistake. Only called on that cold path.
+
+    Args:
+        wire: the camelCase field the event lacks.
+        keys: the line's top-level keys (an event's ``extra`` holds the unknown ones).
+    """
+    snake = _CAPITAL.sub(r"_\1", wire).lower()
+    return _SNAKE_CASE.format(snake=snake) if snake != wire and snake in keys else ""

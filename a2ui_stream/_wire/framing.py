@@ -32,10 +32,13 @@ from a2ui_stream.errors import UsageError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["LINE_TOO_LONG", "Format", "Frame", "Framer", "Output"]
+__all__ = ["LINE_TOO_LONG", "SSE_JSON_LINE", "Format", "Frame", "Framer", "Output"]
 
 #: Diagnostic code of a line (JSONL) or event (SSE) longer than ``max_line_bytes``.
 LINE_TOO_LONG = "line.too_long"
+#: Diagnostic code of a JSON line in an SSE stream: SSE ignores it (its "field name" is
+#: unknown), so it is dropped; the usual cause is JSONL read as SSE.
+SSE_JSON_LINE = "sse.json_line"
 
 Format: TypeAlias = Literal["auto", "jsonl", "sse"]
 """How the input is framed; ``"auto"`` decides from the first non-blank bytes."""
@@ -87,6 +90,20 @@ def _too_long(what: str, line: int, offset: int, limit: int, raw: bytes) -> Diag
     )
 
 
+def _json_line(line: int, offset: int, raw: bytes) -> Diagnostic:
+    return Diagnostic(
+        code=SSE_JSON_LINE,
+        message=(
+            "line is a JSON object, not an SSE field (data: ...): SSE ignores it, so it "
+            "was dropped; is the input JSONL?"
+        ),
+        severity=Severity.ERROR,
+        line=line,
+        offset=offset,
+        raw=raw,
+    )
+
+
 class _Lines(Protocol):
     """What a format does with the complete lines the framer cuts."""
 
@@ -121,8 +138,9 @@ class _SseLines:
     """SSE (WHATWG HTML §9.2.6): ``data:`` lines gathered until a blank line dispatches.
 
     Comments and the ``event``, ``id`` and ``retry`` fields are read and ignored, as are
-    fields the spec does not name. An event whose data exceeds the limit is reported
-    once and skipped up to its blank line.
+    fields the spec does not name; a line that is a JSON object is ignored too, as the
+    spec says, but reported (``sse.json_line``): it is a JSONL line, not SSE. An event
+    whose data exceeds the limit is reported once and skipped up to its blank line.
     """
 
     def __init__(self, limit: int) -> None:
@@ -146,6 +164,8 @@ class _SseLines:
         elif raw == b"data":
             value = b""
         else:
+            if raw.lstrip()[:1] == b"{":
+                out.append(_json_line(line, offset, raw[:_RAW_PREFIX]))
             return
         if not self._data:
             self._line, self._offset = line, offset
