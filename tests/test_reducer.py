@@ -750,6 +750,18 @@ class TestRehydration:
         assert state.history == ()
         assert [d.code for d in diagnostics] == ["history.orphan_activity"]
 
+    def test_stored_operations_are_cut_as_live_ones(self) -> None:
+        """A stored message over max_operations is cut with limit.operations, as live."""
+        history = self.history()[:3]
+        limits = Limits(max_operations=1)
+        _, _, diagnostics = Reducer(limits=limits).rehydrate(history)
+        live = Reducer(limits=limits).reduce(StreamState(), snapshot("m1", text_surface("s1")))
+        cut = [d for d in diagnostics if d.code == "limit.operations"]
+        live_cut = [d for d in live[2] if d.code == "limit.operations"]
+        assert len(cut) == len(live_cut) == 1
+        assert cut[0].message == live_cut[0].message
+        assert cut[0].severity is live_cut[0].severity
+
     def test_messages_snapshot_event(self) -> None:
         """A MESSAGES_SNAPSHOT event rebuilds history parts in the state."""
         messages = msgspec.convert(self.history(), list[ev.Message])

@@ -34,7 +34,7 @@ from a2ui_stream._state.stream import (
     Part,
     Surfaces,
 )
-from a2ui_stream._state.surface import Surface, apply_operation
+from a2ui_stream._state.surface import Surface, apply_operations
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, normalize_message
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
@@ -183,14 +183,13 @@ def _apply(
     operations: Sequence[Any], key: str, limits: Limits, diagnostics: list[Diagnostic]
 ) -> Surfaces:
     """The surfaces one message's operations build from scratch."""
-    surfaces: Surfaces = {}
-    for index, document in enumerate(operations[: limits.max_operations]):
-        operation = normalize_document(document, index)
-        if isinstance(operation, Diagnostic):
-            diagnostics.append(msgspec.structs.replace(operation, message_id=key))
-            continue
-        surfaces, found = apply_operation(surfaces, operation, index=index, limits=limits)
-        diagnostics.extend(msgspec.structs.replace(one, message_id=key) for one in found)
+    # One more than the limit is read, so the list is cut with its diagnostic.
+    ops = [
+        normalize_document(document, index)
+        for index, document in enumerate(operations[: limits.max_operations + 1])
+    ]
+    surfaces, found = apply_operations({}, ops, limits=limits)
+    diagnostics.extend(msgspec.structs.replace(one, message_id=key) for one in found)
     return surfaces
 
 

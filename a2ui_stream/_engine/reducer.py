@@ -59,7 +59,7 @@ from a2ui_stream._state.stream import (
     RunState,
     StreamState,
 )
-from a2ui_stream._state.surface import ComponentChange, apply_operation
+from a2ui_stream._state.surface import ComponentChange, apply_operation, too_many_operations
 from a2ui_stream._tree.frozen import freeze
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, UpdateDataModel, decode_operation
@@ -436,12 +436,8 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     limit = context.limits.max_operations
     if len(keys) > limit:
         diagnostics.append(
-            Diagnostic(
-                code="limit.operations",
-                message=f"{len(keys)} operations in one snapshot; only the first {limit} apply",
-                severity=Severity.ERROR,
-                seq=context.seq,
-                message_id=key,
+            msgspec.structs.replace(
+                too_many_operations(context.limits), seq=context.seq, message_id=key
             )
         )
         keys = keys[:limit]

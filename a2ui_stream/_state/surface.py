@@ -50,7 +50,14 @@ from a2ui_stream._wire.a2ui import (
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
 
-__all__ = ["ComponentChange", "Surface", "Surfaces", "apply_operation", "apply_operations"]
+__all__ = [
+    "ComponentChange",
+    "Surface",
+    "Surfaces",
+    "apply_operation",
+    "apply_operations",
+    "too_many_operations",
+]
 
 
 class Surface(msgspec.Struct, frozen=True, kw_only=True):
@@ -563,15 +570,22 @@ def apply_operations(
     problems: list[Diagnostic] = []
     for index, op in enumerate(ops):
         if index == limits.max_operations:
-            problems.append(
-                _problem(
-                    "limit.operations",
-                    f"More than {limits.max_operations} operations in one list; "
-                    f"those from index {index} on were skipped.",
-                    index,
-                    None,
-                )
-            )
+            problems.append(too_many_operations(limits))
             break
         problems.extend(_HANDLERS[type(op)](batch, op, index, limits))
     return batch.result(), tuple(problems)
+
+
+def too_many_operations(limits: Limits) -> Diagnostic:
+    """The one report of a list of operations cut at ``max_operations``.
+
+    Every list (a snapshot's, a stored message's, a caller's) is cut the same way.
+    """
+    count = limits.max_operations
+    return Diagnostic(
+        code="limit.operations",
+        message=f"More than {count} operations in one list; those from index {count} on "
+        "were skipped.",
+        severity=Severity.ERROR,
+        path=f"$[{count}]",
+    )
