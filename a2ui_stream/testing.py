@@ -15,8 +15,9 @@ import msgspec
 
 from a2ui_stream import events as ev
 from a2ui_stream._engine.processor import Processor
-from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE, PartDiff, StreamState
+from a2ui_stream._state.stream import PartDiff, StreamState
 from a2ui_stream._wire.codec import encode_event, event_from_mapping
+from a2ui_stream._wire.convention import A2UI_ACTIVITY_TYPE, OPERATIONS_KEY
 from a2ui_stream._wire.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def activity_snapshot(
     return ev.ActivitySnapshot.of(
         message_id=message_id,
         activity_type=A2UI_ACTIVITY_TYPE,
-        content={"a2ui_operations": [dict(op) for op in operations]},
+        content={OPERATIONS_KEY: [dict(op) for op in operations]},
         replace=replace,
     )
 

@@ -55,8 +55,13 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._engine.argscan import Scan, Tail, advance, watch
 from a2ui_stream._engine.toolkit import structural_errors
 from a2ui_stream._state.persistent import OrderedMap
-from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE, OPERATIONS_KEY
 from a2ui_stream._wire import events as ev
+from a2ui_stream._wire.convention import (
+    A2UI_ACTIVITY_TYPE,
+    OPERATIONS_KEY,
+    RENDER_TOOL_NAME,
+    SCHEMA_CONTEXT_DESCRIPTION,
+)
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.numbers import js_number, number_text
 
@@ -72,14 +77,8 @@ __all__ = [
     "saw_activity",
 ]
 
-RENDER_TOOL_NAME: Final = "render_a2ui"
-"""The render tool the middleware intercepts by default."""
 BASIC_CATALOG_ID: Final = "https://a2ui.org/specification/v0_9/basic_catalog.json"
 """The catalog a streamed ``createSurface`` names when nothing else does."""
-SCHEMA_CONTEXT_DESCRIPTION: Final = (
-    "A2UI Component Schema \u2014 available components for generating UI surfaces. "
-    "Use these component names and properties when creating A2UI operations."
-)
 _LOG_EVENT_TOOL: Final = "log_a2ui_event"  # the middleware's synthetic action tool
 _MAX_ATTEMPTS: Final = 3
 _TOKEN_STEP: Final = 20

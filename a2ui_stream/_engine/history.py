@@ -29,7 +29,6 @@ from a2ui_stream._state.stream import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
     OPERATIONS_KEY,
-    TOOL_CALL_PREFIX,
     HistoryEntry,
     Part,
     Surfaces,
@@ -145,14 +144,7 @@ def rehydrate(
                 msgspec.structs.replace(w, message_id=key) for w in conversion.warnings
             )
             if conversion.element is not None:
-                parts.append(
-                    Part(
-                        tool_call_id=TOOL_CALL_PREFIX + surface_id,
-                        surface_id=surface_id,
-                        message_id=key,
-                        args=conversion.element,
-                    )
-                )
+                parts.append(Part.of(surface_id, key, conversion.element))
         entries.append(HistoryEntry(message_id=owner_id, parts=tuple(parts)))
     return tuple(entries), tuple(diagnostics)
 

@@ -17,7 +17,6 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from a2ui_stream._state.stream import (
-    TOOL_CALL_PREFIX,
     ConversionCache,
     Part,
     PartDiff,
@@ -98,12 +97,7 @@ def synthesize(
             if old.message_id != message_id:
                 parts = parts.set(surface_id, msgspec.structs.replace(old, message_id=message_id))
             continue
-        part = Part(
-            tool_call_id=TOOL_CALL_PREFIX + surface_id,
-            surface_id=surface_id,
-            message_id=message_id,
-            args=element,
-        )
+        part = Part.of(surface_id, message_id, element)
         if old is None:
             added.append(part)
         else:

@@ -16,6 +16,8 @@ from typing import Any, Final
 
 import msgspec
 
+from a2ui_stream._wire.convention import SCHEMA_CONTEXT_DESCRIPTION
+
 __all__ = [
     "GUIDE_EXAMPLE",
     "SCHEMA_CONTEXT_DESCRIPTION",
@@ -23,11 +25,6 @@ __all__ = [
     "render_tool_guide",
 ]
 
-SCHEMA_CONTEXT_DESCRIPTION: Final = (
-    "A2UI Component Schema \u2014 available components for generating UI surfaces. "
-    "Use these component names and properties when creating A2UI operations."
-)
-"""Description of the schema context entry, byte for byte what upstream matches."""
 
 _GUIDE_DESCRIPTION: Final = (
     "A2UI render tool usage guide \u2014 how to call {name} with valid arguments."

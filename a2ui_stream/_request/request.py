@@ -33,6 +33,13 @@ from a2ui_stream._request.guide import (
     guide_context_description,
     render_tool_guide,
 )
+from a2ui_stream._wire.convention import (
+    ACTION_KEY,
+    INJECT_TOOL_KEY,
+    RENDER_TOOL_NAME,
+    TOOL_CALL_PREFIX,
+    USER_ACTION_KEY,
+)
 from a2ui_stream._wire.events import (
     ActivityMessage,
     AssistantMessage,
@@ -63,20 +70,8 @@ __all__ = [
     "render_tool",
 ]
 
-RENDER_TOOL_NAME: Final = "render_a2ui"
-"""The render tool's default name, as upstream's middleware and adapters use it."""
-
-INJECT_TOOL_KEY: Final = "injectA2UITool"
-"""forwardedProps key that asks an adapter to give its agent the A2UI tool."""
-
-ACTION_KEY: Final = "a2uiAction"
-"""forwardedProps key holding a user action for the middleware."""
-
-USER_ACTION_KEY: Final = "userAction"
-"""Key inside ``forwardedProps.a2uiAction`` holding the action itself."""
-
-A2UI_TOOL_CALL_PREFIX: Final = "a2ui:"
-"""Tool call ids with this prefix are our own UI parts, never the agent's calls."""
+#: Tool call ids with this prefix are our own UI parts, never the agent's calls.
+A2UI_TOOL_CALL_PREFIX: Final = TOOL_CALL_PREFIX
 
 RENDER_TOOL_DESCRIPTION: Final = (
     "Show the user an A2UI surface built from a flat list of components. "

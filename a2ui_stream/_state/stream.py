@@ -21,6 +21,12 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.surface import Surface
 from a2ui_stream._tree.patch import diff as json_diff
+from a2ui_stream._wire.convention import (
+    A2UI_ACTIVITY_TYPE,
+    OPERATIONS_KEY,
+    PRESENT_TOOL_NAME,
+    TOOL_CALL_PREFIX,
+)
 
 __all__ = [
     "A2UI_ACTIVITY_TYPE",
@@ -39,16 +45,8 @@ __all__ = [
     "Surfaces",
 ]
 
-#: The activity type that carries A2UI surfaces (AG-UI middleware convention).
-A2UI_ACTIVITY_TYPE = "a2ui-surface"
 #: Bucket key for a snapshot without a messageId, as upstream's client names it.
 ANONYMOUS_MESSAGE_ID = "a2ui:anonymous"
-#: The tool name every synthesized surface part carries.
-PRESENT_TOOL_NAME = "present"
-#: Prefix of synthesized tool-call ids; reserved, never used by genuine agent calls.
-TOOL_CALL_PREFIX = "a2ui:"
-#: Key of the operation list in an a2ui-surface activity's content.
-OPERATIONS_KEY = "a2ui_operations"
 
 Surfaces: TypeAlias = Mapping[str, Surface]
 """Surfaces by surfaceId, insertion-ordered; never mutated."""
@@ -147,6 +145,16 @@ class Part(msgspec.Struct, frozen=True, kw_only=True):
     message_id: str
     args: dict[str, Any]
     tool_name: str = PRESENT_TOOL_NAME
+
+    @classmethod
+    def of(cls, surface_id: str, message_id: str, args: dict[str, Any]) -> Part:
+        """The part that presents ``surface_id``: the one place its tool-call id is made."""
+        return cls(
+            tool_call_id=TOOL_CALL_PREFIX + surface_id,
+            surface_id=surface_id,
+            message_id=message_id,
+            args=args,
+        )
 
 
 class PartDiff(msgspec.Struct, frozen=True, kw_only=True):
