@@ -15,13 +15,14 @@ import msgspec
 
 from a2ui_stream import events as ev
 from a2ui_stream._engine.processor import Processor
-from a2ui_stream._state.stream import PartDiff, StreamState
 from a2ui_stream._wire.codec import encode_event, event_from_mapping
 from a2ui_stream._wire.convention import A2UI_ACTIVITY_TYPE, OPERATIONS_KEY
 from a2ui_stream._wire.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
+
+    from a2ui_stream._state.stream import PartDiff, StreamState
 
 __all__ = [
     "BASIC_CATALOG_V09",
