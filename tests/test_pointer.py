@@ -5,7 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
+import jsonpointer
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from msgspec import UNSET
 
 from a2ui_stream._tree.pointer import (
@@ -51,6 +54,21 @@ class TestParse:
         """A pointer must start with ``/``."""
         with pytest.raises(PointerError, match="start with"):
             parse("a/b")
+
+
+TOKENS = st.lists(st.text(alphabet="ab/~01", max_size=6), max_size=5)
+
+
+class TestAgainstJsonpointer:
+    """The ``jsonpointer`` package, an independent RFC 6901 reader, as the oracle."""
+
+    @given(tokens=TOKENS)
+    def test_escape_and_parse_agree(self, tokens: list[str]) -> None:
+        """Tokens escaped by either side parse back the same way on both sides."""
+        ours = "".join("/" + escape_token(token) for token in tokens)
+        theirs = "".join("/" + jsonpointer.escape(token) for token in tokens)
+        assert ours == theirs
+        assert list(parse(ours)) == jsonpointer.JsonPointer(ours).parts == tokens
 
 
 class TestGet:

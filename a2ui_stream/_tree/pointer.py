@@ -12,9 +12,10 @@ when the next token is an array index or ``-``, else ``{}``); a primitive in the
 replaced by ``{}``; ``-`` appends; an index past the end pads with ``null``, as JSON
 shows a hole; deleting an array element keeps the length (the slot becomes ``null``).
 
-The ``jsonpointer`` package is not used: its ``unescape`` accepts bad escapes such as
-``~2`` silently and its ``JsonPointer.set`` mutates in place, which are the two things
-this module must not do. The escape rules are three lines here.
+The ``jsonpointer`` package is not a dependency: its ``unescape`` accepts bad escapes
+such as ``~2`` silently and its ``JsonPointer.set`` mutates in place, the two things
+this module must not do, and the escape rules are three lines here. The tests use it
+as an independent reader to check ours against.
 
 Bad pointers raise :class:`PointerError`, which the surface module turns into a
 diagnostic in one place; it never leaves the core. Imports nothing from the package;
