@@ -553,18 +553,41 @@ class TestUpstreamTable:
         result = run(*raw, data=msgspec.UNSET if data is None else data)
         assert js(result.element) == expected
 
-    def test_unknown_component_warns_at_debug(self) -> None:
-        """An unknown component is a debug diagnostic naming the type and the id."""
+    def test_unknown_component_warns(self) -> None:
+        """An unknown component is a warning naming the type and the id (upstream: debug)."""
         result = run(root("Row", children=["u"]), {"id": "u", "component": "Fancy"})
         (warning,) = result.warnings
-        assert warning.severity is Severity.DEBUG
+        assert warning.severity is Severity.WARNING
         assert warning.component_id == "u"
         assert warning.surface_id == "s1"
-        assert "Fancy" in warning.message
+        assert (
+            warning.message
+            == 'Unknown A2UI component "Fancy" (id "u") was skipped, with its children.'
+        )
+        assert result.element == {"$type": "Row"}
+
+    def test_unknown_component_warns_once_per_type(self) -> None:
+        """Many components of one unknown type: one warning; another type: its own."""
+        kids = [f"u{i}" for i in range(50)]
+        result = run(
+            root("Column", children=[*kids, "v"]),
+            *({"id": kid, "component": "Fancy"} for kid in kids),
+            {"id": "v", "component": "Odd"},
+        )
+        assert [(w.code, w.component_id) for w in result.warnings] == [
+            ("convert.unknown_component", "u0"),
+            ("convert.unknown_component", "v"),
+        ]
 
     def test_unknown_root_gives_no_element(self) -> None:
-        """An unknown root component leaves nothing to show."""
-        assert run(root("Fancy")).element is None
+        """An unknown root component leaves nothing to show, and says so."""
+        result = run(root("Fancy"))
+        assert result.element is None
+        (warning,) = result.warnings
+        assert warning.severity is Severity.WARNING
+        assert warning.message == (
+            'The root component "root" is of unknown type "Fancy": the surface draws nothing.'
+        )
 
     def test_no_root_warns(self) -> None:
         """A surface without its root component gives no element and a warning."""
@@ -1794,7 +1817,10 @@ class TestSamples:
             assert validator.problems(result.element) == [], name
             # While an agent streams, data not written yet is debug-level; only references
             # to components not sent yet warn. A finished surface warns at debug level only.
-            allowed = set() if final else {"convert.root_missing", "convert.component_missing"}
+            # A custom catalog's component (multi_surface's OrgChart) warns that it is lost.
+            allowed = {"convert.unknown_component"}
+            if not final:
+                allowed |= {"convert.root_missing", "convert.component_missing"}
             assert {
                 w.code for w in result.warnings if w.severity is not Severity.DEBUG
             } <= allowed, name

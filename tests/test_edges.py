@@ -9,9 +9,11 @@ command shares (``--log-format``, ``-v``, the limits) are accepted after the com
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -549,3 +551,193 @@ class TestHints:
         result = cli("process", write(tmp_path, "in", cases.line(event)))
         assert (result.code, result.out) == (1, b"")
         assert "activity.no_operations" in result.err
+
+
+def run_of(*events: Any) -> list[Any]:
+    return [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        *events,
+    ]
+
+
+FINISHED = {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}
+
+
+def warnings_of(diagnostics: Any) -> list[tuple[str, int | None]]:
+    return [(d.code, d.seq) for d in diagnostics if d.severity is not a2ui_stream.Severity.DEBUG]
+
+
+class TestSettling:
+    """While a surface is being built it is expected to be incomplete: no warning for that."""
+
+    def test_samples_stream_without_warnings(self, samples_dir: Path) -> None:
+        """Every sample streamed as the middleware sends it: no root_missing warning."""
+        from a2ui_samples import conformant_streams  # noqa: PLC0415
+
+        from a2ui_stream._shell.render import a2ui_events  # noqa: PLC0415
+
+        provisional = 0
+        for name, messages in conformant_streams(samples_dir):
+            encoded = [json.dumps(m, separators=(",", ":")).encode() for m in messages]
+            processor = a2ui_stream.Processor()
+            processor.feed_events(run_of(*a2ui_events(encoded), FINISHED))
+            processor.close()
+            found = processor.take_diagnostics()
+            codes = {d.code for d in found if d.severity is not a2ui_stream.Severity.DEBUG}
+            assert "convert.root_missing" not in codes, name
+            provisional += any(d.code == "convert.root_missing" for d in found)
+        assert provisional >= 20  # the streams that used to warn still say so, at debug
+
+    def test_rootless_when_the_run_ends_warns(self) -> None:
+        """A surface still without its root at RUN_FINISHED: one warning, then."""
+        created = testing.activity_snapshot("m", [testing.create_surface("s")])
+        processor = a2ui_stream.Processor()
+        processor.feed_events(run_of(created))
+        [pending] = processor.take_diagnostics()
+        assert (pending.code, pending.severity) == (
+            "convert.root_missing",
+            a2ui_stream.Severity.DEBUG,
+        )
+        processor.feed_events([FINISHED])
+        [settled] = processor.take_diagnostics()
+        assert (settled.code, settled.severity, settled.seq) == (
+            "convert.root_missing",
+            a2ui_stream.Severity.WARNING,
+            2,
+        )
+        assert settled.message.endswith("(still so when the run ended)")
+        assert settled.message_id == "m"
+        processor.close()
+        assert processor.take_diagnostics() == []  # settled once
+
+    @pytest.mark.parametrize("ending", ["close", "RUN_STARTED", "RUN_ERROR"])
+    def test_every_end_of_a_run_settles(self, ending: str) -> None:
+        created = testing.activity_snapshot("m", [testing.create_surface("s")])
+        processor = a2ui_stream.Processor()
+        processor.feed_events(run_of(created))
+        if ending == "RUN_STARTED":
+            processor.feed_events([{"type": "RUN_STARTED", "threadId": "t", "runId": "r2"}])
+        elif ending == "RUN_ERROR":
+            processor.feed_events([{"type": "RUN_ERROR", "message": "boom"}])
+        processor.close()
+        assert warnings_of(processor.take_diagnostics()) == [
+            ("convert.root_missing", None if ending == "close" else 2)
+        ]
+
+    def test_fixed_before_the_end_stays_debug(self) -> None:
+        operations = [testing.create_surface("s")]
+        later = [
+            *operations,
+            testing.update_components("s", {"id": "root", "component": "Text", "text": "hi"}),
+        ]
+        capture = testing.process(
+            testing.jsonl(
+                run_of(
+                    testing.activity_snapshot("m", operations),
+                    testing.activity_snapshot("m", later),
+                    FINISHED,
+                )
+            )
+        )
+        assert warnings_of(capture.diagnostics) == []
+        assert [d.code for d in capture.diagnostics] == ["convert.root_missing"]
+        assert len(capture.diffs) == 1
+
+    def test_after_the_run_ended_warnings_come_at_once(self) -> None:
+        """A snapshot after RUN_FINISHED has no run to wait for: it warns when it comes."""
+        created = testing.activity_snapshot("m", [testing.create_surface("s")])
+        processor = a2ui_stream.Processor()
+        processor.feed_events([*run_of(), FINISHED, created])
+        assert warnings_of(processor.take_diagnostics()) == [("convert.root_missing", 2)]
+        processor.close()
+        assert processor.take_diagnostics() == []
+
+    def test_process_and_render_say_the_same(
+        self, cli: Callable[..., Result], tmp_path: Path
+    ) -> None:
+        """One mechanism: process, inspect and render report the same warnings."""
+        columns = {"id": "root", "component": "Column", "children": ["a", "b"]}
+        operations = [testing.create_surface("s")]
+        steps = [
+            operations,
+            [*operations, testing.update_components("s", columns)],
+            [
+                *operations,
+                testing.update_components(
+                    "s", columns, {"id": "a", "component": "Text", "text": "x"}
+                ),
+            ],
+        ]
+        data = testing.jsonl(
+            run_of(*(testing.activity_snapshot("m", ops) for ops in steps), FINISHED)
+        )
+        path = write(tmp_path, "in.jsonl", data)
+        said = {}
+        for command in (["process"], ["inspect"], ["inspect", "--tree"], ["render"]):
+            if command == ["render"] and importlib.util.find_spec("markdown_it") is None:
+                continue
+            result = cli(*command, path)
+            # process also knows the input line of each event; the rest is the same
+            said[command[-1]] = [
+                re.sub(r" (line|offset)=\d+", "", line)
+                for line in result.err_lines
+                if "code=" in line
+            ]
+        assert all(lines == said["process"] for lines in said.values()), said
+        [line] = said["process"]
+        assert "convert.component_missing" in line
+        assert "root_missing" not in line
+
+
+class TestUnknownComponents:
+    def test_unknown_root_warns_once(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        """A surface whose root is of an unknown type vanishes: one warning says so."""
+        operations = [
+            testing.create_surface("s"),
+            testing.update_components("s", {"id": "root", "component": "Fancy"}),
+        ]
+        snapshots = [
+            testing.activity_snapshot("m", [*operations, testing.update_data_model("s", {"n": n})])
+            for n in range(5)
+        ]
+        result = cli(
+            "process", write(tmp_path, "in.jsonl", testing.jsonl(run_of(*snapshots, FINISHED)))
+        )
+        assert (result.code, result.out) == (0, b"")
+        [line] = [line for line in result.err_lines if "code=" in line]
+        assert line.startswith("[warning")
+        assert 'The root component "root" is of unknown type "Fancy"' in line
+
+
+class TestRunError:
+    ERRORED = testing.jsonl(
+        [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "RUN_ERROR", "message": "model overloaded\x1b[2J", "code": "503"},
+        ]
+    )
+
+    def test_kept_in_the_run_state(self) -> None:
+        state = testing.process(self.ERRORED).state
+        assert state.runs[0].status == "error"
+        assert state.runs[0].error == "model overloaded\x1b[2J"
+
+    def test_a_later_run_finished_keeps_it(self) -> None:
+        state = testing.process(self.ERRORED + cases.line(FINISHED)).state
+        assert (state.runs[0].status, state.runs[0].error) == ("error", "model overloaded\x1b[2J")
+
+    def test_shown_by_inspect(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        text = cli("inspect", write(tmp_path, "in.jsonl", self.ERRORED)).out.decode()
+        assert 'run r thread t: error ("model overloaded\\u001b[2J"), 0 parts' in text
+
+    def test_shown_by_render(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        pytest.importorskip("markdown_it", reason="render needs the html extra")
+        page = cli("render", write(tmp_path, "in.jsonl", self.ERRORED)).out.decode()
+        assert "error: model overloaded" in page
+
+    def test_shown_by_inspect_tree_without_raw_controls(
+        self, cli: Callable[..., Result], tmp_path: Path
+    ) -> None:
+        text = cli("inspect", "--tree", write(tmp_path, "in.jsonl", self.ERRORED)).out.decode()
+        assert "error: model overloaded" in text
+        assert "\x1b" not in text

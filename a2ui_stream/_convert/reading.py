@@ -82,10 +82,14 @@ class Reader:
         message: str,
         component_id: str | None,
         *,
-        once: bool = False,
+        once: bool | str = False,
         severity: Severity = _WARNING,
     ) -> None:
-        """Record a diagnostic; ``once`` ones are kept only at their first occurrence."""
+        """Record a diagnostic; ``once`` ones are kept only at their first occurrence.
+
+        ``once`` may name what counts as the same occurrence (a code and a type, say);
+        ``True`` means the code.
+        """
         diagnostic = Diagnostic(
             code=code,
             message=message,
@@ -93,7 +97,7 @@ class Reader:
             surface_id=self.surface_id,
             component_id=component_id,
         )
-        self.log.append((code if once else None, diagnostic))
+        self.log.append((code if once is True else once or None, diagnostic))
 
     def warnings(self) -> tuple[Diagnostic, ...]:
         """The log with repeated once-per-conversion warnings removed."""

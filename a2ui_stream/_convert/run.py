@@ -48,7 +48,6 @@ _MIN_CHILDREN: Final = 8
 #: What a reference without a usable previous memo starts from: nothing before, no
 #: region, no reads of its item, no old memo.
 _NO_PREVIOUS: Final[tuple[Any, Region, Region, Memo | None]] = (None, NOWHERE, NOWHERE, None)
-_DEBUG: Final = Severity.DEBUG
 _WARNING: Final = Severity.WARNING
 
 
@@ -216,11 +215,17 @@ class Run(Expander):
         if template is None:
             handler = self.handlers.get(comp.component)
             if handler is None:
+                # Upstream logs this at debug; but the surface loses the element (all of
+                # it, at the root), so say so once per type and conversion.
                 self.warn(
                     "convert.unknown_component",
-                    f'Unknown A2UI component "{comp.component}" was skipped.',
+                    f'The root component "{cid}" is of unknown type "{comp.component}": '
+                    "the surface draws nothing."
+                    if depth == 0
+                    else f'Unknown A2UI component "{comp.component}" (id "{cid}") was '
+                    "skipped, with its children.",
                     cid,
-                    severity=_DEBUG,
+                    once=f"convert.unknown_component:{comp.component}",
                 )
                 return None
             if self.nodes >= self.max_nodes:

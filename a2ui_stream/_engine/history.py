@@ -46,7 +46,24 @@ if TYPE_CHECKING:
     from a2ui_stream._convert.converter import Converter
     from a2ui_stream._wire.limits import Limits
 
-__all__ = ["normalize_document", "rehydrate"]
+__all__ = ["SeenIn", "normalize_document", "rehydrate"]
+
+
+class SeenIn:
+    """The toolCallIds any of several runs saw, without copying them into one set.
+
+    What a ``MESSAGES_SNAPSHOT`` repeats of live runs' tool calls: :func:`rehydrate`'s
+    ``skip``.
+    """
+
+    __slots__ = ("_runs",)
+
+    def __init__(self, runs: Sequence[Mapping[str, Any]]) -> None:
+        """Look in each of ``runs`` (each run's ``carriers.seen``)."""
+        self._runs = runs
+
+    def __contains__(self, call_id: object) -> bool:
+        return any(call_id in seen for seen in self._runs)
 
 
 def normalize_document(document: Any, index: int) -> Operation | Diagnostic:

@@ -22,6 +22,7 @@ from a2ui_stream._state.stream import (
     PartDiff,
     RunState,
 )
+from a2ui_stream._wire.diagnostics import Severity
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from a2ui_stream._tree.patch import DataChange
     from a2ui_stream._wire.diagnostics import Diagnostic
 
-__all__ = ["synthesize"]
+__all__ = ["settle", "synthesize"]
 
 _replace = msgspec.structs.replace
 
@@ -71,10 +72,12 @@ def synthesize(
 
     Returns:
         The run with its parts and conversions updated, the diffs (in the order of the
-        parts afterwards, adds and updates, then removes), and conversion warnings.
+        parts afterwards, adds and updates, then removes), and conversion warnings: at
+        debug level while the run is running (see :func:`settle`).
     """
     cache = run.cache.value.mutate()
     parts = run.parts
+    provisional = run.status == "running"
     diffs: list[PartDiff] = []
     removed: list[PartDiff] = []
     added: list[Part] = []  # new parts go in after the others, in upstream's order
@@ -86,7 +89,9 @@ def synthesize(
         if owner is None:
             cache.pop(surface_id, None)
         else:
-            element = _convert(cache, surface_id, owner, (seq, converter), diagnostics, known=known)
+            element = _convert(
+                cache, surface_id, owner, (seq, converter, provisional), diagnostics, known=known
+            )
         if owner is None or element is None:
             if old is not None:
                 parts = parts.delete(surface_id)
@@ -123,7 +128,7 @@ def _convert(
     cache: immutables.MapMutation[str, tuple[Surface, Conversion]],
     surface_id: str,
     owner: tuple[str, Surface],
-    where: tuple[int, Converter],
+    where: tuple[int, Converter, bool],
     diagnostics: list[Diagnostic],
     *,
     known: Sequence[DataChange | ComponentChange],
@@ -133,9 +138,11 @@ def _convert(
     A conversion's warnings are reported when they appear: a redraw whose conversion
     warns of what the previous one of the surface did says nothing again, so a stream
     of deltas to a surface with a lasting problem reports it once, not at every delta.
+    While the run is open (``provisional``, the last of ``where``) they are reported at
+    debug level: :func:`settle` reports the ones still true when the run ends.
     """
     message_id, surface = owner
-    seq, converter = where
+    seq, converter, provisional = where
     cached = cache.get(surface_id)
     if cached is not None and cached[0] is surface:
         return cached[1].element
@@ -146,8 +153,58 @@ def _convert(
     if warnings and previous is not None and previous.warnings:
         reported = set(previous.warnings)
         warnings = tuple(warning for warning in warnings if warning not in reported)
-    diagnostics.extend(_replace(w, seq=seq, message_id=message_id) for w in warnings)
+    if provisional:
+        diagnostics.extend(
+            _replace(w, seq=seq, message_id=message_id, severity=_DEBUG)
+            if w.severity is _WARNING
+            else _replace(w, seq=seq, message_id=message_id)
+            for w in warnings
+        )
+    else:
+        diagnostics.extend(_replace(w, seq=seq, message_id=message_id) for w in warnings)
     return conversion.element
+
+
+def settle(run: RunState, seq: int | None) -> list[Diagnostic]:
+    """The conversion warnings still true of a run's surfaces as the run ends.
+
+    A surface is drawn in steps: a ``createSurface`` whose components have not arrived
+    has no root yet, a Column may name a child still to come. While its run is open, a
+    conversion's warnings are only provisional and reported at debug level; when the
+    run ends (``RUN_FINISHED``, ``RUN_ERROR``, the next ``RUN_STARTED``, the end of the
+    input) its messages have settled, and what the last conversion of each live surface
+    still warns of is news: those warnings, at their own level, once.
+
+    Args:
+        run: the run as it ends (its conversions not yet dropped); nothing is reported
+            for a run that is not running, whose warnings were never provisional.
+        seq: the event that ended it (``None``: the end of the input).
+
+    Returns:
+        The warnings, surface by surface in drawing order, each saying it outlasted
+        the run.
+    """
+    if run.status != "running":
+        return []
+    cache = run.cache.value
+    found: list[Diagnostic] = []
+    for surface_id in run.surfaces():
+        cached = cache.get(surface_id)
+        owner = _owner(run, surface_id)
+        if cached is None or owner is None:
+            continue
+        found.extend(
+            _replace(w, seq=seq, message_id=owner[0], message=w.message + _SETTLED)
+            for w in cached[1].warnings
+            if w.severity is _WARNING
+        )
+    return found
+
+
+#: What a settled warning adds to its message.
+_SETTLED = " (still so when the run ended)"
+_DEBUG = Severity.DEBUG
+_WARNING = Severity.WARNING
 
 
 def _diff(

@@ -193,6 +193,10 @@ class Processor:
     def close(self) -> list[PartDiff]:
         """Tell the processor the input ended; flushes a final unterminated line.
 
+        The end of the input also ends a run still open: the conversion warnings its
+        surfaces still have are reported then (a run's warnings are provisional, and at
+        debug level, until ``RUN_FINISHED``, ``RUN_ERROR`` or the next run).
+
         Returns:
             The diffs caused by that last line, if any. Closing twice returns nothing.
         """
@@ -200,6 +204,8 @@ class Processor:
             return []
         self._closed = True
         diffs = self._consume(self._decoder.close())
+        self._diagnostics.extend(self._reducer.settle(self._state))
+        self._bound_pending()
         if self._log is not None:
             self._log.flush()
         return diffs

@@ -44,8 +44,8 @@ from a2ui_stream._engine.content import (
     too_deep,
 )
 from a2ui_stream._engine.deltas import Edits, component_edits, content_of, edit_first, is_upsert
-from a2ui_stream._engine.history import normalize_document, rehydrate
-from a2ui_stream._engine.parts import synthesize
+from a2ui_stream._engine.history import SeenIn, normalize_document, rehydrate
+from a2ui_stream._engine.parts import settle, synthesize
 from a2ui_stream._engine.sharing import delta_changes, share_data, shared_write
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.stream import (
@@ -198,6 +198,15 @@ class Reducer:
         carriers = state.runs[-1].carriers
         return not isinstance(carriers, Carriers) or event.tool_call_id not in carriers.calls
 
+    def settle(self, state: StreamState) -> tuple[Diagnostic, ...]:
+        """End the input: the warnings its open run still has (call it once, at the end).
+
+        An open run's conversion warnings are reported at debug level, since a later
+        event may fix them; its end reports those that held (``_engine.parts.settle``).
+        """
+        current = state.current
+        return () if current is None else tuple(settle(current, None))
+
     def skip(self, state: StreamState, count: int) -> StreamState:
         """Reduce ``count`` events that are not :attr:`drawing_events`, all at once.
 
@@ -274,10 +283,12 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context)
         carriers=carriers,
     )
     past = state.runs
+    settled: tuple[Diagnostic, ...] = ()
     if past:
         # No event reaches a past run again, so its buckets and caches are dead weight;
         # its parts and lifecycles stay readable, and so do the tool calls it saw.
         last = past[-1]
+        settled = tuple(settle(last, context.seq))
         seen = last.carriers.seen if isinstance(last.carriers, Carriers) else None
         last = msgspec.structs.replace(
             last,
@@ -290,17 +301,21 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context)
         past = (*past[:-1], last)
     if context.keep_runs is not None:
         past = past[len(past) - context.keep_runs :] if context.keep_runs else ()
-    return msgspec.structs.replace(state, runs=(*past, run)), (), ()
+    return msgspec.structs.replace(state, runs=(*past, run)), (), settled
 
 
 def _on_run_ended(status: str) -> _Handler:
-    def handler(state: StreamState, _event: ev.Event, _context: _Context) -> _Handled:
+    def handler(state: StreamState, event: ev.Event, context: _Context) -> _Handled:
         # A failed run stays failed (a RUN_FINISHED after RUN_ERROR changes nothing), as
         # upstream's client keeps it; a RUN_ERROR after RUN_FINISHED fails it there too.
         if not state.runs or state.runs[-1].status == "error":
             return state, (), ()
-        run = msgspec.structs.replace(state.runs[-1], status=status)
-        return _with_run(state, run), (), ()
+        last = state.runs[-1]
+        settled = tuple(settle(last, context.seq))
+        message = getattr(event, "message", UNSET)
+        error = message if isinstance(message, str) else last.error
+        run = msgspec.structs.replace(last, status=status, error=error)
+        return _with_run(state, run), (), settled
 
     return handler
 
@@ -657,21 +672,9 @@ def _on_messages_snapshot(
         converter=context.converter,
         limits=context.limits,
         tools=context.tools,
-        skip=_Seen(live),
+        skip=SeenIn(live),
     )
     return msgspec.structs.replace(state, history=history), (), diagnostics
-
-
-class _Seen:
-    """The toolCallIds any of several runs saw, without copying them into one set."""
-
-    __slots__ = ("_runs",)
-
-    def __init__(self, runs: Sequence[Mapping[str, Any]]) -> None:
-        self._runs = runs
-
-    def __contains__(self, call_id: object) -> bool:
-        return any(call_id in seen for seen in self._runs)
 
 
 _HANDLERS: dict[type[Any], _Handler] = {

@@ -532,6 +532,7 @@ def _replay(arguments: argparse.Namespace, reporter: Reporter) -> int:
             reporter(reduction.diagnostics)
             if not arguments.final:
                 output.diffs(d for d in reduction.diffs if d.seq >= arguments.emit_from)
+        reporter(reducer.settle(final))
         if arguments.final:
             output.runs(final.runs)
         output.flush()
@@ -598,6 +599,7 @@ def _summarise(
         size += len(chunk)
         consume(decoder.feed(chunk))
     consume(decoder.close())
+    count(reducer.settle(state))
     elapsed = max(time.perf_counter() - start, 1e-9)
     summary = _render_summary(
         state, kinds=kinds, problems=problems, surfaces=surfaces, size=size, elapsed=elapsed
@@ -628,7 +630,7 @@ def _render_summary(
     for index, run in enumerate(state.runs):
         lines.append(
             f"  run {run.run_id or '(none)'} thread {run.thread_id or '(none)'}: "
-            f"{run.status}, {plural(len(run.parts), 'part')}"
+            f"{run.status}{_error(run)}, {plural(len(run.parts), 'part')}"
         )
         for surface_id, count in surfaces.get(index, {}).items():
             shown = "rendered" if surface_id in run.parts else "not rendered"
@@ -644,6 +646,11 @@ def _render_summary(
         f"throughput: {size / elapsed / 1e6:,.1f} MB/s, {state.seq / elapsed:,.0f} events/s"
     )
     return "\n".join(lines) + "\n"
+
+
+def _error(run: RunState) -> str:
+    """The message of a run's ``RUN_ERROR``, as JSON (an agent's text is never raw)."""
+    return "" if run.error is None else f" ({msgspec.json.encode(run.error).decode()})"
 
 
 def _render(arguments: argparse.Namespace, reporter: Reporter) -> int:

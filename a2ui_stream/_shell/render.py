@@ -29,7 +29,7 @@ import msgspec
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell import options
 from a2ui_stream._shell.pipeline import iter_file_chunks
-from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE, TOOL_CALL_PREFIX, StreamState
+from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE, StreamState
 from a2ui_stream._view.model import Card, Note, Page, Section, Step
 from a2ui_stream._view.text import page_text, plural
 from a2ui_stream._wire import events as ev
@@ -272,19 +272,19 @@ class Collected:
         self.head = b""
         self._timeline = timeline
         self._reducer = Reducer(limits=limits)
-        #: Each diagnostic with the index of the run that was current when it came.
-        self._found: list[tuple[int, Diagnostic]] = []
+        #: Every diagnostic, in stream order.
+        self._found: list[Diagnostic] = []
 
     def problem(self, diagnostic: Diagnostic) -> None:
         """Record a diagnostic of reading the input (an ERROR: a line dropped whole)."""
         self.rejected += diagnostic.severity is Severity.ERROR
-        self._found.append((len(self.state.runs) - 1, diagnostic))
+        self._found.append(diagnostic)
 
     def event(self, event: ev.Event) -> None:
         """Reduce one event and record what it changed."""
         self.state, diffs, diagnostics = self._reducer.reduce(self.state, event)
         current = len(self.state.runs) - 1
-        self._found.extend((current, diagnostic) for diagnostic in diagnostics)
+        self._found.extend(diagnostics)
         if not diffs:
             return
         while len(self.tracks) <= current:
@@ -306,32 +306,19 @@ class Collected:
             if self._timeline:
                 track.steps.append(Step(seq=diff.seq, op=diff.op, args=args))
 
-    def diagnostics(self) -> list[Diagnostic]:
-        """Every diagnostic in stream order, those a later drawing fixed at debug level.
+    def end(self) -> None:
+        """The input ended: record the warnings its open run still has.
 
         A stream draws a surface in steps, and a conversion warning about one step (a
-        root not sent yet, a component still to come) is only news if the surface's last
-        drawing still has it. Such a warning is kept, at debug level, when the part was
-        drawn again afterwards without it.
+        root not sent yet, a component still to come) is only news if it outlasts the
+        run: the reducer reports them at debug level while the run is open and again,
+        at their level, when it ends (here, for a run the input left open).
         """
-        return [
-            msgspec.structs.replace(diagnostic, severity=Severity.DEBUG)
-            if self._fixed(run, diagnostic)
-            else diagnostic
-            for run, diagnostic in self._found
-        ]
+        self._found.extend(self._reducer.settle(self.state))
 
-    def _fixed(self, run: int, diagnostic: Diagnostic) -> bool:
-        surface, seq = diagnostic.surface_id, diagnostic.seq
-        if surface is None or seq is None or not diagnostic.code.startswith("convert."):
-            return False
-        if diagnostic.severity is Severity.DEBUG or not 0 <= run < len(self.tracks):
-            return False
-        track = self.tracks[run].get(TOOL_CALL_PREFIX + surface)
-        if track is None or track.seq <= seq:
-            return False
-        same = (diagnostic.code, diagnostic.message, diagnostic.component_id)
-        return all((w.code, w.message, w.component_id) != same for w in track.warnings)
+    def diagnostics(self) -> list[Diagnostic]:
+        """Every diagnostic in stream order."""
+        return list(self._found)
 
 
 def collect(
@@ -370,6 +357,7 @@ def collect(
             collected.problem(problem)
         for event in a2ui_events(messages):
             collected.event(event)
+        collected.end()
         return collected
     collected = Collected(timeline=timeline, unit="event", kind="AG-UI recording", limits=limits)
     collected.head = head
@@ -388,6 +376,7 @@ def collect(
         collected.head = collected.head or chunk[:_SNIFF_BYTES]
         consume(decoder.feed(chunk))
     consume(decoder.close())
+    collected.end()
     return collected
 
 
@@ -419,7 +408,7 @@ def _section(collected: Collected, index: int) -> Section:
         details = [
             f"run {run.run_id}" if run.run_id else "no RUN_STARTED",
             *([f"thread {run.thread_id}"] if run.thread_id else []),
-            run.status,
+            run.status if run.error is None else f"{run.status}: {run.error}",
             *details,
         ]
     total = len(collected.state.runs)

@@ -203,6 +203,7 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
         run_id: the run's id; ``None`` for events before any ``RUN_STARTED``.
         thread_id: the thread's id, when known.
         status: ``"running"``, ``"finished"`` or ``"error"``.
+        error: the message of the run's ``RUN_ERROR``, when it had one.
         buckets: buckets by messageId, least recently received first.
         tool_buckets: buckets drawn from tool calls and results (by the messageId the
             middleware would have given them), least recently drawn first; a surface
@@ -224,6 +225,7 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
     run_id: str | None = None
     thread_id: str | None = None
     status: str = "running"
+    error: str | None = None
     buckets: OrderedMap[str, Bucket] = msgspec.field(default_factory=OrderedMap)
     tool_buckets: OrderedMap[str, Bucket] = msgspec.field(default_factory=OrderedMap)
     parts: OrderedMap[str, Part] = msgspec.field(default_factory=OrderedMap)
