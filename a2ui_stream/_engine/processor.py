@@ -277,8 +277,10 @@ class Processor:
                         continue
                     # Durability: the event is in the log before any diff it causes leaves.
                     log.append(record)
-                if type(event) not in drawing or (
-                    type(event) is ev.ToolCallArgs and reducer.inert(state, event)
+                kind = type(event)
+                # While a chunk stream is open any event may end it: none is skipped then.
+                if (kind not in drawing and not state.chunks) or (
+                    kind is ev.ToolCallArgs and reducer.inert(state, event)
                 ):
                     skipped += 1
                     continue

@@ -46,7 +46,13 @@ from a2ui_stream._engine.content import (
 from a2ui_stream._engine.deltas import Edits, component_edits, content_of, edit_first, is_upsert
 from a2ui_stream._engine.history import SeenIn, normalize_document, rehydrate
 from a2ui_stream._engine.parts import settle, synthesize
-from a2ui_stream._engine.sharing import delta_changes, share_data, shared_write
+from a2ui_stream._engine.sharing import (
+    delta_changes,
+    is_checkpoint,
+    share_data,
+    shared_prefix,
+    shared_write,
+)
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.stream import (
     A2UI_ACTIVITY_TYPE,
@@ -63,6 +69,7 @@ from a2ui_stream._state.surface import ComponentChange, apply_operation, too_man
 from a2ui_stream._tree.frozen import freeze
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, UpdateDataModel, decode_operation
+from a2ui_stream._wire.chunks import CHUNK_EVENTS, expand
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
 from a2ui_stream._wire.limits import Limits
 
@@ -111,7 +118,6 @@ class _ContentView(msgspec.Struct):
 
 _replace = msgspec.structs.replace
 _NO_SURFACES: immutables.Map[str, int] = immutables.Map()
-_RAW = msgspec.Raw
 _CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
 
 
@@ -156,12 +162,15 @@ class Reducer:
         self.keep_runs = keep_runs
         self.tools = ToolConfig(frozenset(render_tools), catalog_id or None)
         self._converter = Converter(limits=self.limits)
-        #: The event types that can change more than the event count; every other
-        #: event reduces to ``skip(state, 1)``.
-        self.drawing_events: frozenset[type[ev.Event]] = frozenset(_HANDLERS)
+        #: The event types that can change more than the event count; with no chunk
+        #: stream open, every other event reduces to ``skip(state, 1)``.
+        self.drawing_events: frozenset[type[ev.Event]] = frozenset(_HANDLERS) | CHUNK_EVENTS
 
     def reduce(self, state: StreamState, event: ev.Event) -> Reduction:
         """Apply one event.
+
+        A chunk, and any event while a chunk stream is open, is first expanded (see
+        ``_wire.chunks``); what it stands for is applied in order, under its ``seq``.
 
         Args:
             state: the state before the event; left unchanged.
@@ -173,7 +182,8 @@ class Reducer:
             handler is contained here, where every event passes (live, replayed,
             inspected or resumed), as a ``core.internal_error`` and no change.
         """
-        handler = _HANDLERS.get(type(event))
+        chunked = state.chunks or type(event) in CHUNK_EVENTS
+        handler = _expanded if chunked else _HANDLERS.get(type(event))
         if handler is None:  # not in drawing_events
             # Most events (text, tool calls, steps) only advance the count.
             return Reduction(_replace(state, seq=state.seq + 1), (), ())
@@ -191,9 +201,10 @@ class Reducer:
 
         True for an argument delta of a tool call that draws nothing here (not a
         render tool, or one the middleware's own activity draws): the most frequent
-        event of a tool-calling stream, which :meth:`skip` can then count.
+        event of a tool-calling stream, which :meth:`skip` can then count. Never
+        while a chunk stream is open: the delta would end it.
         """
-        if type(event) is not ev.ToolCallArgs or not state.runs:
+        if type(event) is not ev.ToolCallArgs or not state.runs or state.chunks:
             return False
         carriers = state.runs[-1].carriers
         return not isinstance(carriers, Carriers) or event.tool_call_id not in carriers.calls
@@ -209,6 +220,8 @@ class Reducer:
 
     def skip(self, state: StreamState, count: int) -> StreamState:
         """Reduce ``count`` events that are not :attr:`drawing_events`, all at once.
+
+        Only while no chunk stream is open: any event may end one, and is reduced then.
 
         Args:
             state: the state before them.
@@ -260,6 +273,21 @@ class Reducer:
 
 _Handled: TypeAlias = tuple[StreamState, tuple[PartDiff, ...], tuple[Diagnostic, ...]]
 _Handler: TypeAlias = Callable[[StreamState, Any, _Context], _Handled]
+
+
+def _expanded(state: StreamState, event: ev.Event, context: _Context) -> _Handled:
+    """Apply the events one event expands into (``_wire.chunks``), all under its seq."""
+    streams, events, found = expand(state.chunks, event, seq=context.seq)
+    state = state if streams is state.chunks else _replace(state, chunks=streams)
+    diffs: list[PartDiff] = []
+    diagnostics = list(found)
+    for one in events:
+        handler = _HANDLERS.get(type(one))
+        if handler is not None:
+            state, more, problems = handler(state, one, context)
+            diffs.extend(more)
+            diagnostics.extend(problems)
+    return state, tuple(diffs), tuple(diagnostics)
 
 
 def _current_run(state: StreamState) -> tuple[RunState, StreamState]:
@@ -458,7 +486,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         keys = keys[:limit]
     document, content_bytes = content
     previous = (run.tool_buckets if tool else run.buckets).get(key)
-    shared = _shared_prefix(previous.operation_keys, keys) if previous else 0
+    shared = shared_prefix(previous.operation_keys, keys) if previous else 0
     if previous is not None and shared == len(keys) == len(previous.operation_keys):
         bucket = msgspec.structs.replace(
             previous, operation_keys=tuple(keys), content=document, content_bytes=content_bytes
@@ -476,7 +504,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         first, surfaces, changed = edit_first(
             previous,
             surfaces,
-            (shared, len(keys), _is_checkpoint(shared + 1, len(keys))),
+            (shared, len(keys), is_checkpoint(shared + 1, len(keys))),
             (documents, edits),
             (checkpoints, upserts),
         )
@@ -512,7 +540,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
                 diagnostics.extend(_locate(one, key, context) for one in found)
             if documents is not None and is_upsert(operation, found):
                 upserts.add(index)
-        if _is_checkpoint(index + 1, len(keys)):
+        if is_checkpoint(index + 1, len(keys)):
             checkpoints.append((index + 1, surfaces))
     # After a delta the data already shares what the patch left alone; only values
     # decoded afresh from the wire need sharing.
@@ -533,33 +561,6 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     return _place_bucket(
         state, run, bucket, context, diagnostics, changed=True, known=[*claims, *changed], tool=tool
     )
-
-
-#: Snapshots of real agents carry a handful of operations: keep the surfaces after
-#: each of the first ones, so a re-sent snapshot restarts exactly where it changed.
-_DENSE_CHECKPOINTS = 64
-
-
-def _is_checkpoint(count: int, total: int) -> bool:
-    """Whether to keep the surfaces after the first ``count`` of ``total`` operations.
-
-    Every count up to ``_DENSE_CHECKPOINTS``, then powers of two, then the last: memory
-    stays logarithmic in a hostile snapshot's length, and a restart replays at most as
-    many operations again as it skipped.
-    """
-    return count <= _DENSE_CHECKPOINTS or count & (count - 1) == 0 or count == total
-
-
-def _shared_prefix(old: Sequence[Any], new: Sequence[Any]) -> int:
-    count = 0
-    for left, right in zip(old, new, strict=False):
-        if type(left) is _RAW and type(right) is _RAW:
-            if left != right:
-                break
-        elif left is not right:
-            break
-        count += 1
-    return count
 
 
 def _locate(diagnostic: Diagnostic, key: str, context: _Context) -> Diagnostic:

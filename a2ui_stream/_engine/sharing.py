@@ -4,7 +4,9 @@ Owns what the reducer knows of a data model's change without diffing it: a value
 wire snapshot re-sends is set text against text with what the same operation wrote
 last time (:func:`shared_write`); a value a delta patched is read for the paths its
 patch replaced (:func:`delta_changes`); anything else is shared by value
-(:func:`share_data`). Unchanged parts keep their identity, which every later stage
+(:func:`share_data`); a re-sent snapshot restarts after the operations it shares with
+the last (:func:`shared_prefix`), from a checkpoint kept at the counts
+:func:`is_checkpoint` names. Unchanged parts keep their identity, which every later stage
 checks with an ``is``, and what is known of the changed paths travels as
 :class:`~a2ui_stream._tree.patch.DataChange` claims, which each stage checks by identity
 before it trusts them.
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from a2ui_stream._state.surface import Surface
     from a2ui_stream._wire.a2ui import UpdateDataModel
 
-__all__ = ["delta_changes", "share_data", "shared_write"]
+__all__ = ["delta_changes", "is_checkpoint", "share_data", "shared_prefix", "shared_write"]
 
 _RAW = msgspec.Raw
 #: Data values decode as every A2UI message does: numbers read as JavaScript reads them.
@@ -165,3 +167,35 @@ def _data_value(content: Any, index: str) -> Any:
     operation = operations[int(index)]
     write = operation.get(_DATA_WRITE) if type(operation) is dict else None
     return write.get("value", _ABSENT) if type(write) is dict else _ABSENT
+
+
+#: Snapshots of real agents carry a handful of operations: keep the surfaces after
+#: each of the first ones, so a re-sent snapshot restarts exactly where it changed.
+_DENSE_CHECKPOINTS = 64
+
+
+def is_checkpoint(count: int, total: int) -> bool:
+    """Whether to keep the surfaces after the first ``count`` of ``total`` operations.
+
+    Every count up to ``_DENSE_CHECKPOINTS``, then powers of two, then the last: memory
+    stays logarithmic in a hostile snapshot's length, and a restart replays at most as
+    many operations again as it skipped.
+    """
+    return count <= _DENSE_CHECKPOINTS or count & (count - 1) == 0 or count == total
+
+
+def shared_prefix(old: Sequence[Any], new: Sequence[Any]) -> int:
+    """How many operations a re-sent snapshot shares with the bucket's, from the start.
+
+    Undecoded operations compare by their bytes; decoded ones (after a delta) by
+    identity, since a patch copies only what it changes.
+    """
+    count = 0
+    for left, right in zip(old, new, strict=False):
+        if type(left) is _RAW and type(right) is _RAW:
+            if left != right:
+                break
+        elif left is not right:
+            break
+        count += 1
+    return count

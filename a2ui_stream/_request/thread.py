@@ -3,15 +3,19 @@
 Owns turning the events an agent streams into the AG-UI messages a client keeps and
 sends back on the next run, as the AG-UI client builds them: streamed text into a
 message of its role, tool calls into their assistant message (``parentMessageId``,
-else a message of their own), tool results into tool messages, chunk events as their
-start, content and end, and ``MESSAGES_SNAPSHOT`` replacing the whole history, since it
-is the agent's own account of the thread.
+else a message of their own), tool results into tool messages, chunk events as the
+start, content and end events the wire layer's expansion makes of them
+(:func:`a2ui_stream._wire.chunks.expand`, whose diagnostics the processor fed the same
+events reports), and ``MESSAGES_SNAPSHOT`` replacing the whole history, since it is the
+agent's own account of the thread.
 
 Rules it keeps: an event that starts a message, a call or a result whose id the history
 already holds rebuilds that one in place, never a second copy (ag-ui-strands repeats
 streamed calls and results in its snapshots); an event about an id the history lacks
 (content without a start) is folded as leniently as the AG-UI client does, and never
-raises. Activity and reasoning are not kept: :func:`outbound_messages` would remove
+raises. A chunk stream opened on an id the history holds continues that message or
+call, as the AG-UI client applies every start; an explicit start rebuilds it. Activity
+and reasoning are not kept: :func:`outbound_messages` would remove
 activity anyway, surfaces are the processor's, and adapters differ in whether they
 take reasoning back.
 
@@ -20,15 +24,18 @@ Sans-I/O like the processor: fed, never reads. May import: ``a2ui_stream._wire``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeAlias
 
 from msgspec import UNSET, UnsetType
 
 from a2ui_stream._request.request import _structs
 from a2ui_stream._wire import events as ev
+from a2ui_stream._wire.chunks import CHUNK_EVENTS, OpenChunks, expand
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
+
+    _Handler: TypeAlias = Callable[["ThreadHistory", Any], None]
 
 __all__ = ["ThreadHistory"]
 
@@ -124,15 +131,14 @@ class ThreadHistory:
         UsageError: a dict in ``messages`` is not an AG-UI message.
     """
 
-    __slots__ = ("_built", "_calls", "_chunk_call", "_chunk_text", "_entries", "_index")
+    __slots__ = ("_built", "_calls", "_chunks", "_entries", "_index")
 
     def __init__(self, messages: Iterable[ev.Message | Mapping[str, Any]] = ()) -> None:
         """Start from a stored history, or from nothing."""
         self._entries: list[_Entry] = []
         self._index: dict[str, int] = {}  # message id -> position in _entries
         self._calls: dict[str, tuple[_Draft, _Call]] = {}  # call id -> open owner, call
-        self._chunk_text: str | None = None  # the message TEXT_MESSAGE_CHUNKs continue
-        self._chunk_call: str | None = None  # the call TOOL_CALL_CHUNKs continue
+        self._chunks: OpenChunks = ()  # the chunk streams still open
         self._built: tuple[ev.Message, ...] | None = ()
         self._replace(_structs(messages, ev.Message, "message"))
 
@@ -156,7 +162,16 @@ class ThreadHistory:
 
     def apply(self, event: ev.Event) -> None:
         """Fold one event of a run into the history; events that carry no message are ignored."""
-        handler = self._HANDLERS.get(type(event))
+        if not self._chunks and type(event) not in CHUNK_EVENTS:
+            self._fold(event, self._HANDLERS)
+            return
+        self._chunks, events, _ = expand(self._chunks, event)
+        handlers = self._CHUNKED if type(event) in CHUNK_EVENTS else self._HANDLERS
+        for one in events:
+            self._fold(one, handlers)
+
+    def _fold(self, event: ev.Event, handlers: Mapping[type[ev.Event], _Handler]) -> None:
+        handler = handlers.get(type(event))
         if handler is not None:
             handler(self, event)
             self._built = None
@@ -167,7 +182,6 @@ class ThreadHistory:
         self._entries.clear()
         self._index.clear()
         self._calls.clear()
-        self._chunk_text = self._chunk_call = None
         for message in messages:
             self._put(message)
         self._built = None
@@ -232,16 +246,12 @@ class ThreadHistory:
         if isinstance(event.message_id, str):
             self._draft(event.message_id, "assistant").text(event.delta)
 
-    def _text_chunk(self, event: ev.TextMessageChunk) -> None:
-        message_id = event.message_id if isinstance(event.message_id, str) else self._chunk_text
-        if message_id is None:
-            return  # a chunk that continues nothing: the AG-UI client drops it too
-        if message_id != self._chunk_text and message_id not in self._index:
-            role = event.role if isinstance(event.role, str) else "assistant"
-            self._text_start(ev.TextMessageStart(message_id=message_id, role=role))
-        self._chunk_text = message_id
-        if isinstance(event.delta, str):
-            self._draft(message_id, "assistant").text(event.delta)
+    def _text_open(self, event: ev.TextMessageStart) -> None:
+        """A chunk stream's start: a new message, or the one with its id continued."""
+        if isinstance(event.message_id, str):
+            self._draft(
+                event.message_id, event.role if isinstance(event.role, str) else "assistant"
+            )
 
     def _call_start(self, event: ev.ToolCallStart) -> None:
         name = event.tool_call_name if isinstance(event.tool_call_name, str) else "tool"
@@ -261,21 +271,10 @@ class ThreadHistory:
         if found is not None and isinstance(event.delta, str):
             found[1].pieces.append(event.delta)
 
-    def _call_chunk(self, event: ev.ToolCallChunk) -> None:
-        call_id = event.tool_call_id if isinstance(event.tool_call_id, str) else self._chunk_call
-        if call_id is None:
-            return
-        if call_id != self._chunk_call and isinstance(event.tool_call_name, str):
-            self._call_start(
-                ev.ToolCallStart(
-                    tool_call_id=call_id,
-                    tool_call_name=event.tool_call_name,
-                    parent_message_id=event.parent_message_id,
-                )
-            )
-        self._chunk_call = call_id
-        if isinstance(event.delta, str):
-            self._call_args(ev.ToolCallArgs(tool_call_id=call_id, delta=event.delta))
+    def _call_open(self, event: ev.ToolCallStart) -> None:
+        """A chunk stream's start: a new call, or the one with its id continued."""
+        if self._call(event.tool_call_id) is None:
+            self._call_start(event)
 
     def _call_result(self, event: ev.ToolCallResult) -> None:
         message_id = event.message_id
@@ -290,13 +289,17 @@ class ThreadHistory:
         self._replace([] if isinstance(event.messages, UnsetType) else event.messages)
 
     #: What each event does to the history; an event type not listed carries no message.
-    _HANDLERS: ClassVar[Mapping[type[ev.Event], Callable[[ThreadHistory, Any], None]]] = {
+    _HANDLERS: ClassVar[Mapping[type[ev.Event], _Handler]] = {
         ev.TextMessageStart: _text_start,
         ev.TextMessageContent: _text_content,
-        ev.TextMessageChunk: _text_chunk,
         ev.ToolCallStart: _call_start,
         ev.ToolCallArgs: _call_args,
-        ev.ToolCallChunk: _call_chunk,
         ev.ToolCallResult: _call_result,
         ev.MessagesSnapshot: _snapshot,
+    }
+    #: The same for the events a chunk expands into: its start opens or continues.
+    _CHUNKED: ClassVar[Mapping[type[ev.Event], _Handler]] = {
+        **_HANDLERS,
+        ev.TextMessageStart: _text_open,
+        ev.ToolCallStart: _call_open,
     }

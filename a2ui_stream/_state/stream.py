@@ -21,6 +21,7 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.surface import Surface
 from a2ui_stream._tree.patch import diff as json_diff
+from a2ui_stream._wire.chunks import OpenChunks  # noqa: TC001 - msgspec reads it at runtime
 from a2ui_stream._wire.convention import (
     A2UI_ACTIVITY_TYPE,
     OPERATIONS_KEY,
@@ -264,11 +265,14 @@ class StreamState(msgspec.Struct, frozen=True, kw_only=True):
         runs: every run in the order it started; the last one is current.
         history: parts rehydrated from the latest ``MESSAGES_SNAPSHOT``.
         seq: the number of events reduced.
+        chunks: the chunk streams still open, which later events continue or end
+            (:func:`a2ui_stream._wire.chunks.expand`); empty when none is.
     """
 
     runs: tuple[RunState, ...] = ()
     history: tuple[HistoryEntry, ...] = ()
     seq: int = 0
+    chunks: OpenChunks = ()
 
     @property
     def current(self) -> RunState | None:
