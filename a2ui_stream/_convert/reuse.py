@@ -33,6 +33,7 @@ shell modules. Does no I/O, no logging.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import compress
 from operator import is_not
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
@@ -244,6 +245,11 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
             needed and kept while every entry files where it did; ``None`` otherwise.
         tail: how many entries at the end emitted nothing (after a limit stopped the
             conversion, typically); they stay out of the index, converted in one go.
+        gaps: the positions, in order, of the entries that emitted nothing, tail
+            included. Visiting such a reference may have warned (a missing id, a
+            cycle), and :attr:`notes` does not hold that warning: a patch visits them
+            again, so that their warnings repeat and an id that has arrived since is
+            found.
     """
 
     elements: list[dict[str, Any] | None]
@@ -253,6 +259,7 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
     warned: bool = False
     index: _Index | None = None
     tail: int = 0
+    gaps: list[int] = msgspec.field(default_factory=list)
 
     @classmethod
     def of(cls, entries: list[Memo | str]) -> Children:
@@ -280,6 +287,9 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
         self.sizes += other.sizes[start:stop]
         self.works += other.works[start:stop]
         self.notes += other.notes[start:stop]
+        gaps = other.gaps
+        if gaps:  # entry ``i`` lands at ``i`` (a list that skips one is not kept)
+            self.gaps += gaps[bisect_left(gaps, start) : bisect_left(gaps, stop)]
 
     def add(self, kid: Memo | str, was: Memo | str) -> None:
         """Append an entry converted again; drop the index unless it files as ``was`` did."""
@@ -301,6 +311,7 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
 
     def pad(self, count: int) -> None:
         """Append ``count`` entries that emitted nothing."""
+        self.gaps += range(len(self.elements), len(self.elements) + count)
         self.elements += [None] * count
         self.sizes += [0] * count
         self.works += [0] * count
@@ -353,6 +364,11 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
                         deep.setdefault((path[0], path[1]), []).append(position)
             index = self.index = (always, heads, shallow, deep)
         return index
+
+    def holes(self, end: int) -> list[int]:
+        """The :attr:`gaps` before ``end`` (the start of the tail, typically)."""
+        gaps = self.gaps
+        return gaps[: bisect_left(gaps, end)] if gaps else gaps
 
     def touched(self, entries: list[Memo | str], paths: frozenset[Path]) -> set[int]:
         """The positions, before the :attr:`tail`, of the entries a change may touch.

@@ -463,8 +463,12 @@ class Run(Expander):
         """The positions of the children to visit when ``old``'s list can be patched.
 
         It can when only data changed (no change to the root, none to the item in
-        scope), ``old`` kept an entry per reference at the same place in its kids, and
-        a change may touch at most half of them; otherwise ``None``.
+        scope) or the changed components can reach none of the children but through
+        the entries that emitted nothing (:func:`_untouched_by_components`), ``old``
+        kept an entry per reference at the same place in its kids, and a change may
+        touch at most half of them; otherwise ``None``. Entries that emitted nothing
+        are always touched: their warnings are kept nowhere, and an id one of them
+        looked for in vain may have arrived.
         """
         changes = self.changes
         if (
@@ -491,8 +495,10 @@ class Run(Expander):
         if changes.mask and not _untouched_by_components(changes, memo, kept):
             return None
         appended = len(refs) - len(entries)
-        touched = kept.touched(entries, changes.paths) if changes.paths else set()
         end = len(entries) - kept.tail
+        # The entries that emitted nothing are visited again either way: the index
+        # touches them at any change, and without one it is not worth building.
+        touched = kept.touched(entries, changes.paths) if changes.paths else set(kept.holes(end))
         if not old.whole and end:
             # A limit stopped the old conversion at the tail or inside the entry before
             # it; every entry before that one was converted whole (see Memo.whole).
@@ -570,9 +576,10 @@ def _untouched_by_components(changes: Changes, memo: Memo, kept: Children) -> bo
 
     Known when the changed ids are known (a claim): every one replaced is the parent
     itself, the others are new. A child reaches the parent only through a cycle, and a
-    new id only through a reference that found nothing; each of those warned, and none
-    of the children did. (The references a limit refused, the tail, are converted
-    again in any case.)
+    new id only through a reference that found nothing. Such a reference in the list
+    itself is an entry that emitted nothing, visited again in any case (the tail, and
+    the others through :meth:`Children.holes`); deeper down it warned, and none of the
+    children did.
     """
     replaced = changes.replaced
     return replaced is not None and not kept.warned and all(cid == memo.comp.id for cid in replaced)
