@@ -23,19 +23,21 @@ from a2ui_stream import (
     encode_event,
     replay,
 )
+from a2ui_stream._convert.converter import Converter
 from a2ui_stream._convert.vocabulary import validate_element
 from a2ui_stream._wire.codec import EventDecoder
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from a2ui_stream import PartDiff
+    from a2ui_stream import PartDiff, StreamState
 
 __all__ = [
     "CONTAINED_BUGS",
     "TINY_LIMITS",
     "check_decoder_input",
     "check_pipeline_input",
+    "conversion_problems",
     "element_problems",
     "feed_in_chunks",
     "output_problems",
@@ -139,6 +141,34 @@ def output_problems(diffs: Iterable[PartDiff], limits: Limits) -> list[str]:
             out.append(f"diff {index}: {diff.op} without args")
             continue
         out.extend(f"diff {index}: {p}" for p in element_problems(diff.args, limits))
+    return out
+
+
+def conversion_problems(state: StreamState, limits: Limits) -> list[str]:
+    """Check that every conversion a state keeps equals converting its surface afresh.
+
+    The converter's contract: a conversion that reused an earlier one's subtrees gives
+    the element and the warnings a conversion without it gives. (The diagnostics a
+    stream reports are not comparable so: they report each warning when it appears.)
+
+    Args:
+        state: a reducer's or processor's state.
+        limits: the limits it ran with.
+
+    Returns:
+        One sentence per conversion that differs; empty when all agree.
+    """
+    converter = Converter(limits=limits)
+    out: list[str] = []
+    for index, run in enumerate(state.runs):
+        for surface_id, (surface, conversion) in run.cache.value.items():
+            fresh = converter.convert(surface)
+            if _encode(conversion.element) != _encode(fresh.element):
+                out.append(f"run {index}, surface {surface_id!r}: element differs from fresh")
+            if conversion.warnings != fresh.warnings:
+                got = [(w.code, w.component_id) for w in conversion.warnings]
+                want = [(w.code, w.component_id) for w in fresh.warnings]
+                out.append(f"run {index}, surface {surface_id!r}: warnings {got} != {want}")
     return out
 
 

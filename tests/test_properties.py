@@ -16,7 +16,7 @@ import jsonschema
 import msgspec
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from invariants import feed_in_chunks, output_problems, split_points
+from invariants import conversion_problems, feed_in_chunks, output_problems, split_points
 
 from a2ui_stream import (
     Diagnostic,
@@ -366,7 +366,12 @@ def _from_scratch(ops: list[Any], limits: Limits) -> dict[str, Any]:
 
 
 class TestIncremental:
-    """Incremental processing equals processing the final snapshot from scratch."""
+    """Incremental processing equals processing the final snapshot from scratch.
+
+    The parts, and each conversion the processor keeps: its element and warnings equal
+    a fresh conversion's (the diagnostics reported differ by design: each warning is
+    reported when it appears).
+    """
 
     @_SETTINGS
     @given(batches=st.lists(OPERATION_LISTS, min_size=1, max_size=5), limits=_LIMITS)
@@ -390,6 +395,7 @@ class TestIncremental:
                 taken = ops
         processor.close()
         assert _final_args(processor) == _from_scratch(taken, limits)
+        assert conversion_problems(processor.state, limits) == []
 
     @_SETTINGS
     @given(first=OPERATION_LISTS, later=st.lists(operations(), max_size=5), limits=_LIMITS)
@@ -408,6 +414,7 @@ class TestIncremental:
             processor.feed(_encode(delta) + b"\n")
         processor.close()
         assert _final_args(processor) == _from_scratch(first + later, limits)
+        assert conversion_problems(processor.state, limits) == []
 
     @_SETTINGS
     @given(patches=st.lists(REPLACE_PATCHES, min_size=1, max_size=6), limits=_LIMITS)
@@ -434,6 +441,7 @@ class TestIncremental:
                 content = apply_patch(content, patch)
             expected = _from_scratch(content["a2ui_operations"], limits)
             assert _final_args(processor) == expected
+            assert conversion_problems(processor.state, limits) == []
 
     @_SETTINGS
     @given(ops=OPERATION_LISTS, cut=st.integers(0, 10))
@@ -444,6 +452,7 @@ class TestIncremental:
         processor.feed(_encode(_snapshot("m", ops[:cut])) + b"\n")
         processor.feed(_encode(_snapshot("m", ops)) + b"\n")
         assert _final_args(processor) == _from_scratch(ops, _TINY)
+        assert conversion_problems(processor.state, _TINY) == []
 
 
 EVENTS = st.one_of(
