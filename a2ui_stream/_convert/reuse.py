@@ -245,11 +245,10 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
             needed and kept while every entry files where it did; ``None`` otherwise.
         tail: how many entries at the end emitted nothing (after a limit stopped the
             conversion, typically); they stay out of the index, converted in one go.
-        gaps: the positions, in order, of the entries that emitted nothing, tail
-            included. Visiting such a reference may have warned (a missing id, a
-            cycle), and :attr:`notes` does not hold that warning: a patch visits them
-            again, so that their warnings repeat and an id that has arrived since is
-            found.
+        gaps: the positions, in order, of the entries that emitted nothing (tail
+            included). Such a reference may have warned (a missing id, a cycle), which
+            :attr:`notes` does not hold: a patch visits them again, so that their
+            warnings repeat and an id that arrived since is found.
     """
 
     elements: list[dict[str, Any] | None]
@@ -287,9 +286,8 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
         self.sizes += other.sizes[start:stop]
         self.works += other.works[start:stop]
         self.notes += other.notes[start:stop]
-        gaps = other.gaps
-        if gaps:  # entry ``i`` lands at ``i`` (a list that skips one is not kept)
-            self.gaps += gaps[bisect_left(gaps, start) : bisect_left(gaps, stop)]
+        gaps = other.gaps  # entry ``i`` lands at ``i`` (a list that skips one is not kept)
+        self.gaps += gaps[bisect_left(gaps, start) : bisect_left(gaps, stop)]
 
     def add(self, kid: Memo | str, was: Memo | str) -> None:
         """Append an entry converted again; drop the index unless it files as ``was`` did."""
@@ -323,15 +321,7 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
             self.pad(len(entries))
             return
         for kid in entries:
-            if type(kid) is Memo:
-                self.elements.append(kid.element)
-                self.sizes.append(kid.count)
-                self.works.append(kid.work)
-                self.notes.append(kid.warns)
-                if kid.warns:
-                    self.warned = True
-            else:
-                self.pad(1)
+            self.add(kid, kid)  # filed as itself: the index (if any) stays
 
     def ready(self, entries: list[Memo | str]) -> _Index:
         """The index of ``entries`` (this list's memos), built once.
@@ -364,11 +354,6 @@ class Children(msgspec.Struct, gc=False, kw_only=True):
                         deep.setdefault((path[0], path[1]), []).append(position)
             index = self.index = (always, heads, shallow, deep)
         return index
-
-    def holes(self, end: int) -> list[int]:
-        """The :attr:`gaps` before ``end`` (the start of the tail, typically)."""
-        gaps = self.gaps
-        return gaps[: bisect_left(gaps, end)] if gaps else gaps
 
     def touched(self, entries: list[Memo | str], paths: frozenset[Path]) -> set[int]:
         """The positions, before the :attr:`tail`, of the entries a change may touch.

@@ -19,6 +19,7 @@ request or shell modules. Does no I/O, no logging.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
@@ -498,7 +499,12 @@ class Run(Expander):
         end = len(entries) - kept.tail
         # The entries that emitted nothing are visited again either way: the index
         # touches them at any change, and without one it is not worth building.
-        touched = kept.touched(entries, changes.paths) if changes.paths else set(kept.holes(end))
+        gaps = kept.gaps
+        touched = (
+            kept.touched(entries, changes.paths)
+            if changes.paths
+            else set(gaps[: bisect_left(gaps, end)])
+        )
         if not old.whole and end:
             # A limit stopped the old conversion at the tail or inside the entry before
             # it; every entry before that one was converted whole (see Memo.whole).
@@ -578,7 +584,7 @@ def _untouched_by_components(changes: Changes, memo: Memo, kept: Children) -> bo
     itself, the others are new. A child reaches the parent only through a cycle, and a
     new id only through a reference that found nothing. Such a reference in the list
     itself is an entry that emitted nothing, visited again in any case (the tail, and
-    the others through :meth:`Children.holes`); deeper down it warned, and none of the
+    the others through :attr:`Children.gaps`); deeper down it warned, and none of the
     children did.
     """
     replaced = changes.replaced
