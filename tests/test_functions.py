@@ -55,6 +55,7 @@ class TestToText:
             (MISSING, ""),
             ([1, "a"], '[1,"a"]'),
             ({"a": 1}, '{"a":1}'),
+            ({"a": [1e21, -0.0]}, '{"a":[1e+21,0]}'),  # as JSON.stringify writes them
         ],
     )
     def test_javascript_string(self, value: Any, text: str) -> None:
@@ -97,7 +98,29 @@ class TestFormatting:
         """Grouping by default, fixed decimals on request, up to three otherwise."""
         assert call("formatNumber", value=1234.5) == "1,234.5"
         assert call("formatNumber", value=1234.5, decimals=2, grouping=False) == "1234.50"
-        assert call("formatNumber", value=-0.0001) == "0"
+        assert call("formatNumber", value=-0.0001) == "-0"  # Intl keeps the sign of -0
+
+    @pytest.mark.parametrize(
+        ("value", "decimals", "text"),
+        [
+            (1.005, 2, "1.01"),  # the double is just below 1.005; Intl rounds what it prints
+            (8.345, 2, "8.35"),
+            (0.125, 2, "0.13"),  # half away from zero, not to even
+            (2.5, 0, "3"),
+            (-2.5, 0, "-3"),
+            (1.0005, None, "1.001"),
+            (-0.0, None, "-0"),
+            (-0.004, 2, "-0.00"),
+        ],
+    )
+    def test_format_number_rounds_as_intl(
+        self, value: float, decimals: int | None, text: str
+    ) -> None:
+        """Intl.NumberFormat rounds the shortest decimal half away from zero (node agrees)."""
+        args: dict[str, Any] = (
+            {"value": value} if decimals is None else {"value": value, "decimals": decimals}
+        )
+        assert call("formatNumber", **args) == text
 
     def test_format_currency(self) -> None:
         """Known codes get a symbol, others the code; the sign goes first."""

@@ -29,6 +29,7 @@ from installed_peers import node_peer, run_node
 
 from a2ui_stream import Processor
 from a2ui_stream._state.stream import TOOL_CALL_PREFIX
+from a2ui_stream._wire.numbers import encode_json
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -249,8 +250,7 @@ def differences(ours: Replay, theirs: Replay) -> list[str]:
 
 def _our_parts(parts: Iterable[Any]) -> tuple[Part, ...]:
     return tuple(
-        Part(part.tool_call_id, part.tool_name, _ENCODER.encode(part.args).decode())
-        for part in parts
+        Part(part.tool_call_id, part.tool_name, encode_json(part.args).decode()) for part in parts
     )
 
 

@@ -19,20 +19,16 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias
 
-import msgspec
-
 from a2ui_stream._convert.bindings import MISSING
-from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER, as_double, number_text
+from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER, as_double, encode_json, number_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 __all__ = ["FUNCTIONS", "MAX_NESTING", "Env", "Function", "to_text"]
-
-_ENCODE = msgspec.json.Encoder().encode
 
 
 class Env(Protocol):
@@ -70,7 +66,7 @@ def to_text(value: Any) -> str | None:
     if value is None or value is MISSING:
         return ""
     if kind is list or kind is dict:
-        return _ENCODE(value).decode()
+        return encode_json(value).decode()
     return None
 
 
@@ -152,21 +148,31 @@ _DAYS: Final = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturda
 _DATE_TOKEN = re.compile(r"'(?:[^']|'')*'|([A-Za-z])\1*|.", re.DOTALL)
 
 
+#: Intl.NumberFormat rounds the shortest decimal that reads back as the double, half
+#: away from zero (``halfExpand``): 1.005 to two places is 1.01, though the double is
+#: a little below 1.005. Enough precision for a double's 309 integer digits and 20 places.
+_INTL: Final = Context(prec=400, rounding=ROUND_HALF_UP)
+_PLACES: Final = tuple(Decimal(1).scaleb(-places) for places in range(21))
+
+
 def _format_number(value: Any, decimals: Any, grouping: Any) -> str:
-    if type(value) not in {int, float}:
-        raise TypeError("value must be a number")
-    if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
-        # Past 2**53 the value is a JavaScript double, formatted (as Intl formats it)
-        # from its shortest digits, not from the binary expansion Python would print.
-        double = as_double(value) if type(value) is int else value
+    """``Intl.NumberFormat("en-US")`` with ``decimals`` fraction digits (default: up to 3)."""
+    kind = type(value)
+    if kind is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+        exact = Decimal(value)
+    elif kind is int or kind is float:
+        # Past 2**53 an integer is a JavaScript double; a double is formatted from its
+        # shortest digits, not from the binary expansion Python would round.
+        double = as_double(value) if kind is int else value
         if math.isinf(double):
             return "-∞" if double < 0 else "∞"
-        value = Decimal(repr(double))
-    comma = "," if grouping is not False else ""
-    if type(decimals) is int and 0 <= decimals <= 20:
-        return f"{value:{comma}.{decimals}f}"
-    text = f"{value:{comma}.3f}".rstrip("0").rstrip(".")
-    return "0" if text in {"-0", ""} else text
+        exact = Decimal(repr(double))  # -0.0 keeps its sign: Intl shows "-0"
+    else:
+        raise TypeError("value must be a number")
+    fixed = type(decimals) is int and 0 <= decimals <= 20
+    rounded = exact.quantize(_PLACES[decimals if fixed else 3], context=_INTL)
+    text = f"{rounded:,f}" if grouping is not False else f"{rounded:f}"
+    return text if fixed or "." not in text else text.rstrip("0").rstrip(".")
 
 
 def _format_date(when: dt.datetime, pattern: str) -> str:

@@ -44,6 +44,7 @@ from a2ui_stream._view.text import plural
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import EventDecoder
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.numbers import JsonEncoder
 from a2ui_stream.errors import A2uiStreamError, UsageError
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ class _Output:
     def __init__(self, stream: BinaryIO, *, patches: bool) -> None:
         self._stream = stream
         self._patches = patches
-        self._encoder = msgspec.json.Encoder()
+        self._encoder = JsonEncoder()  # numbers as JSON.stringify writes them
         self._buffer = bytearray()
 
     def diffs(self, diffs: Iterable[PartDiff]) -> None:

@@ -2,25 +2,38 @@
 
 Owns the one rule that keeps our output byte-identical to a JavaScript client's:
 JavaScript has a single number type, the double, so ``2.0`` in the input is the number
-2 and prints as ``2``, ``-0`` prints as ``0``, and ``9007199254740993`` is the double
-``9007199254740992``. Python keeps ``2.0`` a float and would print ``2.0``; decoders
-of free-form JSON (A2UI props and data, activity content) pass :func:`js_number` as
-msgspec's ``float_hook`` so integral values become ``int``. An integer written without
-a fraction stays Python's exact ``int``; :func:`number_text` (``String()``) and
-:func:`as_double` read one past ``2**53`` as the double JavaScript would hold.
+2 and prints as ``2``, ``-0`` prints as ``0``, ``1e21`` as ``1e+21`` and
+``9007199254740993`` is the double ``9007199254740992``. Python keeps ``2.0`` a float
+and would print ``2.0``; decoders of free-form JSON (A2UI props and data, activity
+content) pass :func:`js_number` as msgspec's ``float_hook`` so integral values below
+``1e21`` become ``int``. An integer written without a fraction stays Python's exact
+``int``; :func:`number_text` (``String()``), :func:`as_double`, ``formatNumber`` and
+:class:`JsonEncoder` (``JSON.stringify``) read one past ``2**53`` as the double
+JavaScript would hold.
 
 Must not import anything from the package.
 """
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
+from typing import Any
 
-__all__ = ["MAX_SAFE_INTEGER", "as_double", "js_number", "number_text"]
+import msgspec
+
+__all__ = [
+    "MAX_SAFE_INTEGER",
+    "JsonEncoder",
+    "as_double",
+    "encode_json",
+    "js_number",
+    "number_text",
+]
 
 #: Largest integer a JavaScript number holds exactly (``Number.MAX_SAFE_INTEGER``).
-#: Beyond it JavaScript prints shortest round-trip digits, not the exact value, so a
-#: float is kept (and an exact ``int`` read as its double, :func:`as_double`).
+#: Beyond it JavaScript prints shortest round-trip digits, not the exact value, so an
+#: exact ``int`` is read as its double (:func:`as_double`).
 MAX_SAFE_INTEGER = 2**53 - 1
 
 
@@ -31,17 +44,21 @@ def js_number(text: str) -> int | float:
         text: the number's JSON text, as msgspec hands it to a ``float_hook``.
 
     Returns:
-        An ``int`` when the value is integral and safe (so ``2.0`` is ``2`` and ``-0.0``
-        is ``0``), otherwise the ``float``.
+        An ``int`` when the value is integral and below ``1e21``, exactly the double
+        (``2.0`` is ``2``, ``1e16`` is ``10000000000000000``), so msgspec prints digits
+        as JavaScript does (past ``2**53`` :class:`JsonEncoder` prints the digits
+        JavaScript picks); otherwise the ``float``, ``-0.0`` included (it prints as ``0``
+        but keeps its sign for ``formatNumber``, as ``Intl.NumberFormat`` shows ``-0``).
 
     Raises:
         ValueError: the number is out of a double's range (``1e400``), as msgspec itself
             reports it; msgspec turns this into a ``ValidationError`` with the JSON path.
     """
     value = float(text)
-    if value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
-        return int(value)
-    if value in _INFINITIES:
+    if value.is_integer():
+        if -1e21 < value < 1e21 and (value or text[0] != "-"):
+            return int(value)  # exactly the double
+    elif value in _INFINITIES:
         raise ValueError("number out of range")
     return value
 
@@ -91,3 +108,160 @@ def as_double(value: int) -> float:
         return float(value)
     except OverflowError:
         return _INFINITIES[0] if value > 0 else _INFINITIES[1]
+
+
+class JsonEncoder:
+    """Compact JSON as JavaScript's ``JSON.stringify`` writes it, numbers included.
+
+    msgspec writes the JSON; its text for a number differs from ``JSON.stringify``'s in
+    a few shapes only (``1e21`` for ``1e+21``, ``1.5e-6`` for ``0.0000015``, ``2.0``
+    and ``-0.0`` for ``2`` and ``0``, and an exact integer past ``2**53`` where
+    JavaScript prints its double, ``null`` past a double's range). Values decoded with
+    :func:`js_number` rarely hold one, so each output is first scanned for those shapes
+    (a translation and a few literal searches, in C); only an output that holds one is
+    rewritten, number by number, through :func:`number_text`. Strings, key order and
+    everything else are msgspec's, which writes them as ``JSON.stringify`` does.
+    """
+
+    __slots__ = ("_encoder",)
+
+    def __init__(self) -> None:
+        """Make an encoder; reuse it for every value, as msgspec's own."""
+        self._encoder = msgspec.json.Encoder()
+
+    def encode(self, value: Any) -> bytes:
+        """Encode a value.
+
+        Args:
+            value: anything msgspec encodes.
+
+        Returns:
+            Its compact JSON.
+
+        Raises:
+            TypeError: the value holds something msgspec cannot encode.
+        """
+        out = self._encoder.encode(value)
+        return _rewrite(out) if _needs_rewrite(out) else out
+
+    def encode_into(self, value: Any, buffer: bytearray, offset: int = 0) -> None:
+        """Encode a value into ``buffer`` from ``offset`` on, as msgspec's ``encode_into``.
+
+        Args:
+            value: anything msgspec encodes.
+            buffer: the buffer; it ends where the value's JSON ends.
+            offset: where the JSON starts.
+
+        Raises:
+            TypeError: the value holds something msgspec cannot encode.
+        """
+        self._encoder.encode_into(value, buffer, offset)
+        written = buffer[offset:]
+        if _needs_rewrite(written):
+            buffer[offset:] = _rewrite(written)
+
+
+#: Digits folded into ``0``, so a number's shape can be searched for as a literal.
+_FOLD_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+# Numbers as msgspec writes them that JavaScript writes otherwise, in msgspec's compact
+# output (a number follows ``:``, ``[`` or ``,``): a positive exponent or one of -6
+# (JavaScript writes 1e-6 up in fixed notation, msgspec 1e-5 up), an integral float,
+# and an integer of 16 digits or more whose double prints otherwise.
+_EXPONENT_NUMBER = re.compile(rb"[:,\[]-?[0-9]+(?:\.[0-9]+)?e(?:[0-9]|-6[,\]}])")
+_INTEGRAL_NUMBER = re.compile(rb"[:,\[]-?[0-9]+\.0[,\]}]")
+_INTEGER = re.compile(rb"-?[0-9]+(?=[,\]}])")
+_EXPONENT = re.compile(rb"0e")  # sre's prefix search beats bytes.find for short needles
+_INTEGRAL = re.compile(rb"\.0[,\]}]")
+_LONG = b"0" * 16
+
+
+def _find_exponent(folded: bytes | bytearray, out: bytes | bytearray, at: int) -> int:
+    """Where a number in exponent form needs rewriting; -1 when nowhere from ``at`` on.
+
+    Found as a digit before an ``e`` (hexadecimal ids too); the number it ends starts at
+    most 20 bytes before it: 17 digits, a point, a sign, a delimiter.
+    """
+    while (match := _EXPONENT.search(folded, at)) is not None:
+        at = match.start()
+        if _EXPONENT_NUMBER.search(out, max(at - 20, 0), at + 5) is not None:
+            return at
+        at += 2
+    return -1
+
+
+def _find_integral(_folded: bytes | bytearray, out: bytes | bytearray, at: int) -> int:
+    """Where an integral float is (``2.0``, ``-0.0``); -1 when nowhere from ``at`` on.
+
+    Found as ``.0`` before a delimiter, after at most 16 digits, a sign and a delimiter.
+    """
+    while (match := _INTEGRAL.search(out, at)) is not None:
+        at = match.start()
+        if _INTEGRAL_NUMBER.search(out, max(at - 18, 0), at + 3) is not None:
+            return at
+        at += 3
+    return -1
+
+
+def _find_long(folded: bytes | bytearray, out: bytes | bytearray, at: int) -> int:
+    """Where an integer JavaScript prints otherwise is; -1 when nowhere from ``at`` on.
+
+    Found as 16 digits in a row; past ``2**53`` JavaScript prints the double's shortest
+    digits, padded with zeros, which an integer of Python's may not be.
+    """
+    while (at := folded.find(_LONG, at)) >= 0:
+        start = at - 1 if at and out[at - 1] == _MINUS else at
+        if start and out[start - 1] in _NUMBER_BEFORE:
+            match = _INTEGER.match(out, start)
+            if match is not None and _number_json(match[0]) != match[0]:
+                return at
+        at += 16  # nothing inside the run starts a number
+    return -1
+
+
+_MINUS = ord("-")
+_NUMBER_BEFORE = frozenset(b":,[")
+_CANDIDATES = (_find_exponent, _find_integral, _find_long)
+#: One number with everything before it since the last: strings (skipped whole, so no
+#: digit inside one is touched) and punctuation; the number is missing only at the end.
+_NUMBER_AFTER = re.compile(
+    rb'((?:"[^"\\]*(?:\\.[^"\\]*)*"|[^"0-9-]+)*+)(-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)?'
+)
+_BARE_NUMBER_START = frozenset(b"-0123456789")
+_NOT_FINITE = frozenset({"NaN", "Infinity", "-Infinity"})
+#: Digits past which an integer is beyond a double's range whatever they are (``1e309``
+#: has 310), so it is ``Infinity`` to JavaScript without converting it.
+_INFINITE_DIGITS = 330
+
+
+def _needs_rewrite(out: bytes | bytearray) -> bool:
+    """Whether msgspec's JSON ``out`` holds a number JavaScript writes differently."""
+    if out[0] in _BARE_NUMBER_START:  # a bare number: nothing to search, just rewrite it
+        return True
+    folded = out.translate(_FOLD_DIGITS)
+    return any(find(folded, out, 0) >= 0 for find in _CANDIDATES)
+
+
+def _rewrite(out: bytes | bytearray) -> bytes:
+    """Rewrite msgspec's JSON with each number as ``JSON.stringify`` writes it."""
+    return _NUMBER_AFTER.sub(_rewrite_one, out)
+
+
+def _rewrite_one(match: re.Match[bytes]) -> bytes:
+    before, number = match.group(1, 2)
+    return before if number is None else before + _number_json(number)
+
+
+def _number_json(token: bytes) -> bytes:
+    """One number's JSON text as ``JSON.stringify`` writes it (``null`` when not finite)."""
+    if b"." in token or b"e" in token:
+        value: float = float(token)
+    elif len(token) > _INFINITE_DIGITS:
+        return b"null"
+    else:
+        value = int(token)
+    text = number_text(value)
+    return b"null" if text in _NOT_FINITE else text.encode()
+
+
+#: :meth:`JsonEncoder.encode` of one shared encoder, for one-off values.
+encode_json = JsonEncoder().encode
