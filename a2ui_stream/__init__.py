@@ -1,9 +1,10 @@
 """a2ui-stream: A2UI surfaces from AG-UI event streams, as immutable values.
 
 Feed a :class:`Processor` the bytes (or events) of an AG-UI stream and it returns
-:class:`PartDiff` values: one ``present`` tool-call part per A2UI surface, added,
-updated or removed. The request side (:class:`A2uiRequest`, :func:`build_run_input`)
-builds what a run must carry for an agent to draw at all. Wire types live in
+:class:`PartDiff` values (a :class:`PartAdded`, :class:`PartUpdated` or
+:class:`PartRemoved`): one ``present`` tool-call part per A2UI surface. The request
+side (:class:`A2uiRequest`, :func:`build_run_input`) builds what a run must carry for an
+agent to draw at all. Wire types live in
 :mod:`a2ui_stream.events`, A2UI operations in :mod:`a2ui_stream.a2ui`.
 """
 
@@ -26,7 +27,17 @@ from a2ui_stream._request.request import (
 )
 from a2ui_stream._shell.filelog import FileLog
 from a2ui_stream._shell.pipeline import aiter_diffs, iter_diffs, replay
-from a2ui_stream._state.stream import HistoryEntry, Lifecycle, Part, PartDiff, RunState, StreamState
+from a2ui_stream._state.stream import (
+    HistoryEntry,
+    Lifecycle,
+    Part,
+    PartAdded,
+    PartDiff,
+    PartRemoved,
+    PartUpdated,
+    RunState,
+    StreamState,
+)
 from a2ui_stream._version import __version__
 from a2ui_stream._wire.codec import decode_event, encode_event
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
@@ -54,7 +65,10 @@ __all__ = [
     "LogRefusedError",
     "MemoryLog",
     "Part",
+    "PartAdded",
     "PartDiff",
+    "PartRemoved",
+    "PartUpdated",
     "Processor",
     "Reducer",
     "RunState",

@@ -121,7 +121,7 @@ STAGES: tuple[StageSpec, ...] = (
         "resent",
     ),
     StageSpec(
-        "part diffing", "", (Site("a2ui_stream._state.stream", "PartDiff", "patch"),), "patches"
+        "part diffing", "", (Site("a2ui_stream._state.stream", "_Diff", "patch"),), "patches"
     ),
 )
 

@@ -19,7 +19,10 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._state.stream import (
     ConversionCache,
     Part,
+    PartAdded,
     PartDiff,
+    PartRemoved,
+    PartUpdated,
     RunState,
 )
 from a2ui_stream._wire.diagnostics import Severity
@@ -34,7 +37,7 @@ if TYPE_CHECKING:
     from a2ui_stream._tree.patch import DataChange
     from a2ui_stream._wire.diagnostics import Diagnostic
 
-__all__ = ["settle", "synthesize"]
+__all__ = ["make_diff", "settle", "synthesize"]
 
 _replace = msgspec.structs.replace
 
@@ -215,14 +218,36 @@ def _diff(
     *,
     previous_args: dict[str, Any] | UnsetType = UNSET,
 ) -> PartDiff:
-    return PartDiff(
-        op=op,
-        seq=seq,
-        run_id=run.run_id,
-        message_id=part.message_id,
-        surface_id=part.surface_id,
-        tool_call_id=part.tool_call_id,
-        tool_name=part.tool_name,
-        args=UNSET if op == "remove" else part.args,
-        previous_args=previous_args,
-    )
+    return make_diff(op, part, seq, run.run_id, previous_args=previous_args)
+
+
+def make_diff(
+    op: Literal["add", "update", "remove"],
+    part: Part,
+    seq: int,
+    run_id: str | None,
+    *,
+    previous_args: dict[str, Any] | UnsetType = UNSET,
+) -> PartDiff:
+    """The diff of ``op`` on ``part``: the one place each kind of diff is made.
+
+    Args:
+        op: what happened to the part.
+        part: the part (as it is now; as it was, for a remove).
+        seq: the event that caused it.
+        run_id: the run it happened in.
+        previous_args: for an update, the element tree before.
+    """
+    common: dict[str, Any] = {
+        "seq": seq,
+        "run_id": run_id,
+        "message_id": part.message_id,
+        "surface_id": part.surface_id,
+        "tool_call_id": part.tool_call_id,
+        "tool_name": part.tool_name,
+    }
+    if op == "remove":
+        return PartRemoved(**common)
+    if op == "add" or isinstance(previous_args, UnsetType):
+        return PartAdded(args=part.args, **common)
+    return PartUpdated(args=part.args, previous_args=previous_args, **common)

@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
 
 import msgspec
 import structlog
-from msgspec import UNSET, UnsetType
 
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell import live, options, render
-from a2ui_stream._shell.filelog import FileLog, name_error, naming
+from a2ui_stream._shell.filelog import FileLog, naming
 from a2ui_stream._shell.hints import hint
+from a2ui_stream._shell.output import Output
 from a2ui_stream._shell.pipeline import iter_file_chunks, replay
 from a2ui_stream._shell.report import (
     EXIT_BAD_INPUT,
@@ -39,12 +39,11 @@ from a2ui_stream._shell.report import (
     Reporter,
     configure_logging,
 )
-from a2ui_stream._state.stream import PartDiff, RunState, StreamState
+from a2ui_stream._state.stream import RunState, StreamState
 from a2ui_stream._view.text import plural
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import EventDecoder
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
-from a2ui_stream._wire.numbers import JsonEncoder
 from a2ui_stream.errors import A2uiStreamError, UsageError
 
 if TYPE_CHECKING:
@@ -54,106 +53,6 @@ if TYPE_CHECKING:
     from a2ui_stream._wire.limits import Limits
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "main", "run"]
-
-
-class _DiffLine(msgspec.Struct, kw_only=True, rename="camel"):
-    """One output line per part diff; field order is the documented key order."""
-
-    seq: int
-    run_id: str | None
-    message_id: str
-    surface_id: str
-    op: str
-    tool_call_id: str
-    tool_name: str
-    args: Any | UnsetType = UNSET
-    patch: list[Any] | UnsetType = UNSET
-
-
-class _FinalPart(msgspec.Struct, kw_only=True, rename="camel"):
-    tool_call_id: str
-    tool_name: str
-    surface_id: str
-    args: Any
-
-
-class _FinalRun(msgspec.Struct, kw_only=True, rename="camel"):
-    run_id: str | None
-    thread_id: str | None
-    parts: list[_FinalPart]
-
-
-#: Encoded output held before it is written even without a flush: one write per this
-#: much, so replaying a long log never holds its whole output.
-_OUTPUT_BATCH = 1 << 20
-
-
-class _Output:
-    """Encodes output lines into one reused buffer and writes them in batches.
-
-    Write errors name ``<stdout>``: a full disk behind a redirection is reported there.
-    """
-
-    def __init__(self, stream: BinaryIO, *, patches: bool) -> None:
-        self._stream = stream
-        self._patches = patches
-        self._encoder = JsonEncoder()  # numbers as JSON.stringify writes them
-        self._buffer = bytearray()
-
-    def diffs(self, diffs: Iterable[PartDiff]) -> None:
-        for diff in diffs:
-            line = _DiffLine(
-                seq=diff.seq,
-                run_id=diff.run_id,
-                message_id=diff.message_id,
-                surface_id=diff.surface_id,
-                op=diff.op,
-                tool_call_id=diff.tool_call_id,
-                tool_name=diff.tool_name,
-            )
-            if diff.op == "update" and self._patches:
-                line.patch = diff.patch()
-            else:
-                line.args = diff.args
-            self._line(line)
-
-    def runs(self, runs: Iterable[RunState]) -> None:
-        for run in runs:
-            parts = [
-                _FinalPart(
-                    tool_call_id=part.tool_call_id,
-                    tool_name=part.tool_name,
-                    surface_id=part.surface_id,
-                    args=part.args,
-                )
-                for part in run.parts.values()
-            ]
-            self._line(_FinalRun(run_id=run.run_id, thread_id=run.thread_id, parts=parts))
-
-    def _line(self, value: object) -> None:
-        self._encoder.encode_into(value, self._buffer, len(self._buffer))
-        self._buffer.extend(b"\n")
-        if len(self._buffer) >= _OUTPUT_BATCH:
-            self._write()
-
-    def _write(self) -> None:
-        try:
-            self._stream.write(self._buffer)
-        except OSError as error:
-            name_error(error, "<stdout>")
-            raise
-        self._buffer.clear()
-
-    def flush(self) -> None:
-        """Write what is buffered and flush the stream: once per event with a log."""
-        try:
-            if self._buffer:
-                self._stream.write(self._buffer)
-                self._buffer.clear()
-            self._stream.flush()
-        except OSError as error:
-            name_error(error, "<stdout>")
-            raise
 
 
 class _Progress:
@@ -382,7 +281,7 @@ def _input_size(source: BinaryIO) -> int | None:
 
 
 def _process(arguments: argparse.Namespace, reporter: Reporter) -> int:
-    output = _Output(sys.stdout.buffer, patches=arguments.diffs == "patch")
+    output = Output(sys.stdout.buffer, patches=arguments.diffs == "patch")
     limits = options.limits(arguments)
     printing = not arguments.final
     with ExitStack() as stack:
@@ -436,7 +335,7 @@ def _process(arguments: argparse.Namespace, reporter: Reporter) -> int:
         reporter(processor.take_diagnostics())
         progress.done()
         if arguments.final:
-            output.runs(processor.state.runs)
+            output.final(processor.state)
         output.flush()
     read, rejected = processor.state.seq - resumed, processor.rejected
     reporter.hint(
@@ -493,7 +392,7 @@ def _resume(
     log: FileLog | None,
     reducer: Reducer,
     reporter: Reporter,
-    output: _Output | None = None,
+    output: Output | None = None,
     emit_from: int = 0,
 ) -> StreamState | None:
     """Fold the events a log already holds, so processing continues where it stopped.
@@ -519,7 +418,7 @@ def _resume(
 
 
 def _replay(arguments: argparse.Namespace, reporter: Reporter) -> int:
-    output = _Output(sys.stdout.buffer, patches=arguments.diffs == "patch")
+    output = Output(sys.stdout.buffer, patches=arguments.diffs == "patch")
     reducer = Reducer(keep_runs=None if arguments.final else 0, limits=options.limits(arguments))
     final = StreamState()
     read = rejected = 0
@@ -535,7 +434,7 @@ def _replay(arguments: argparse.Namespace, reporter: Reporter) -> int:
                 output.diffs(d for d in reduction.diffs if d.seq >= arguments.emit_from)
         reporter(reducer.settle(final))
         if arguments.final:
-            output.runs(final.runs)
+            output.final(final)
         output.flush()
     return reporter.finish(read=read - rejected, rejected=rejected)
 

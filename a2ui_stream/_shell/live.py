@@ -29,6 +29,7 @@ from a2ui_stream._request.request import RENDER_TOOL_NAME, A2uiRequest
 from a2ui_stream._shell import options
 from a2ui_stream._shell.chat import chat
 from a2ui_stream._shell.filelog import FileLog
+from a2ui_stream._shell.output import Output
 from a2ui_stream._shell.report import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from a2ui_stream.errors import (
     AgentContentTypeError,
@@ -193,7 +194,7 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
     )
     if interactive and (arguments.messages or arguments.final):
         raise UsageError("--interactive takes its turns from the prompt: no -m, no --final")
-    output = cli._Output(sys.stdout.buffer, patches=arguments.diffs == "patch")  # noqa: SLF001
+    output = Output(sys.stdout.buffer, patches=arguments.diffs == "patch")
     with ExitStack() as stack:
         log = None
         if arguments.log is not None:
@@ -244,7 +245,7 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
             logger.warning("interrupted: the run was cancelled; the log holds every event received")
             code = EXIT_INTERRUPTED
         if arguments.final:
-            output.runs(processor.state.runs)  # the parts so far, whatever ended the runs
+            output.final(processor.state)  # the parts so far, whatever ended the runs
         output.flush()
     reporter(session.take_diagnostics())
     summary = reporter.finish(read=processor.state.seq - resumed, rejected=processor.rejected)

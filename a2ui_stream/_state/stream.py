@@ -20,6 +20,7 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.surface import Surface
+from a2ui_stream._state.wire import diff_line, part_line, run_line
 from a2ui_stream._tree.patch import diff as json_diff
 from a2ui_stream._wire.chunks import OpenChunks  # noqa: TC001 - msgspec reads it at runtime
 from a2ui_stream._wire.convention import (
@@ -40,7 +41,10 @@ __all__ = [
     "HistoryEntry",
     "Lifecycle",
     "Part",
+    "PartAdded",
     "PartDiff",
+    "PartRemoved",
+    "PartUpdated",
     "RunState",
     "StreamState",
     "Surfaces",
@@ -147,6 +151,10 @@ class Part(msgspec.Struct, frozen=True, kw_only=True):
     args: dict[str, Any]
     tool_name: str = PRESENT_TOOL_NAME
 
+    def to_wire(self) -> bytes:
+        """The part as ``--final`` lists it: ``{"toolCallId","toolName","surfaceId","args"}``."""
+        return part_line(self)
+
     @classmethod
     def of(cls, surface_id: str, message_id: str, args: dict[str, Any]) -> Part:
         """The part that presents ``surface_id``: the one place its tool-call id is made."""
@@ -158,43 +166,99 @@ class Part(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-class PartDiff(msgspec.Struct, frozen=True, kw_only=True):
-    """How one part changed after one event.
+class _Diff(msgspec.Struct, frozen=True, kw_only=True):
+    """What every part diff says; :data:`PartDiff` is one of its three kinds."""
 
-    Attributes:
-        op: ``"add"``, ``"update"`` (only when the args changed) or ``"remove"``.
-        seq: 0-based index of the input event that caused it.
-        run_id: the run the part belongs to (``None`` before any ``RUN_STARTED``).
-        message_id: the bucket that owns (or owned) the surface.
-        surface_id: the surface.
-        tool_call_id: ``"a2ui:<surfaceId>"``.
-        tool_name: ``"present"``.
-        args: the new element tree; ``UNSET`` on remove.
-        previous_args: the element tree before an update; ``UNSET`` otherwise.
-    """
-
-    op: Literal["add", "update", "remove"]
     seq: int
     run_id: str | None
     message_id: str
     surface_id: str
     tool_call_id: str
     tool_name: str = PRESENT_TOOL_NAME
-    args: dict[str, Any] | UnsetType = UNSET
-    previous_args: dict[str, Any] | UnsetType = UNSET
 
     def patch(self) -> list[dict[str, Any]]:
-        """Render an update as an RFC 6902 patch from ``previous_args`` to ``args``.
+        """Render the diff as an RFC 6902 patch from the previous args to the new ones.
 
         Returns:
-            The patch operations; for an add, one ``replace`` of the whole document; for
-            a remove, an empty list.
+            For an update, the operations from ``previous_args`` to ``args``; for an add,
+            one ``replace`` of the whole document; for a remove, an empty list.
         """
-        if isinstance(self.args, UnsetType):
+        args: Any = getattr(self, "args", UNSET)
+        previous: Any = getattr(self, "previous_args", UNSET)
+        if isinstance(args, UnsetType):
             return []
-        if isinstance(self.previous_args, UnsetType):
-            return [{"op": "replace", "path": "", "value": self.args}]
-        return json_diff(self.previous_args, self.args)
+        if isinstance(previous, UnsetType):
+            return [{"op": "replace", "path": "", "value": args}]
+        return json_diff(previous, args)
+
+    def to_wire(self, *, patch: bool = False) -> bytes:
+        """The diff as ``a2ui-stream process`` prints it: compact camelCase JSON.
+
+        Args:
+            patch: an update carries ``"patch"`` instead of ``"args"`` (``--diffs patch``).
+
+        Returns:
+            The line's bytes without its line feed, exactly what the command writes.
+        """
+        return diff_line(self, patch=patch)  # type: ignore[arg-type]  # always a PartDiff
+
+
+class PartAdded(_Diff, frozen=True, kw_only=True):
+    """A part appeared: its surface was drawn for the first time (or again after removal).
+
+    Attributes:
+        op: ``"add"``.
+        seq: 0-based index of the input event that caused it.
+        run_id: the run the part belongs to (``None`` before any ``RUN_STARTED``).
+        message_id: the bucket that owns the surface.
+        surface_id: the surface.
+        tool_call_id: ``"a2ui:<surfaceId>"``.
+        tool_name: ``"present"``.
+        args: the element tree.
+        previous_args: always ``UNSET``.
+    """
+
+    op: Literal["add"] = "add"
+    args: dict[str, Any]
+    previous_args: UnsetType = UNSET
+
+
+class PartUpdated(_Diff, frozen=True, kw_only=True):
+    """A part's element tree changed (an unchanged tree gives no diff).
+
+    Attributes:
+        op: ``"update"``.
+        args: the new element tree.
+        previous_args: the element tree before, for :meth:`patch`.
+
+    The other attributes are :class:`PartAdded`'s.
+    """
+
+    op: Literal["update"] = "update"
+    args: dict[str, Any]
+    previous_args: dict[str, Any]
+
+
+class PartRemoved(_Diff, frozen=True, kw_only=True):
+    """A part went away: its surface was deleted, lost its root, or moved out of reach.
+
+    Attributes:
+        op: ``"remove"``.
+        args: always ``UNSET``: check ``op`` (or the class) before reading ``args``.
+        previous_args: always ``UNSET``.
+
+    The other attributes are :class:`PartAdded`'s.
+    """
+
+    op: Literal["remove"] = "remove"
+    args: UnsetType = UNSET
+    previous_args: UnsetType = UNSET
+
+
+PartDiff: TypeAlias = PartAdded | PartUpdated | PartRemoved
+"""How one part changed after one event: a :class:`PartAdded`, :class:`PartUpdated` or
+:class:`PartRemoved`. ``op`` tells them apart, for the type checker too: after
+``if diff.op != "remove":``, ``diff.args`` is a ``dict``. ``isinstance(x, PartDiff)`` works."""
 
 
 class RunState(msgspec.Struct, frozen=True, kw_only=True):
@@ -234,6 +298,10 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
     live: immutables.Map[str, int] = msgspec.field(default_factory=immutables.Map)
     cache: ConversionCache = msgspec.field(default_factory=ConversionCache)
     carriers: Any = None
+
+    def to_wire(self) -> bytes:
+        """The run as one line of ``--final``: ``{"runId","threadId","parts":[...]}``."""
+        return run_line(self)
 
     def surfaces(self) -> dict[str, Surface]:
         """Return every live surface of the run, the most recent bucket winning a shared id.
@@ -278,3 +346,10 @@ class StreamState(msgspec.Struct, frozen=True, kw_only=True):
     def current(self) -> RunState | None:
         """The run new events apply to, if any event opened one."""
         return self.runs[-1] if self.runs else None
+
+    def to_wire(self) -> bytes:
+        """What ``a2ui-stream process --final`` prints for this state, byte for byte.
+
+        One line per run, each ending in a line feed.
+        """
+        return b"".join(run.to_wire() + b"\n" for run in self.runs)

@@ -13,7 +13,10 @@ from a2ui_stream import (
     Limits,
     MemoryLog,
     Part,
+    PartAdded,
     PartDiff,
+    PartRemoved,
+    PartUpdated,
     Processor,
     Reducer,
     StreamState,
@@ -50,6 +53,34 @@ def reduce_events(items: list[events.Event]) -> StreamState:
             assert isinstance(patch, list)
     assert all(isinstance(d, Diagnostic) for d in diagnostics)
     return state
+
+
+def element_types(diffs: list[PartDiff]) -> list[str]:
+    """The op narrows a diff: past ``op != "remove"`` its args are a dict, no cast."""
+    types: list[str] = []
+    for diff in diffs:
+        if diff.op != "remove":
+            types.append(diff.args["$type"])
+        if diff.op == "update":
+            before: dict[str, object] = diff.previous_args
+            assert before
+        wire: bytes = diff.to_wire(patch=True)
+        assert wire
+    return types
+
+
+def unnarrowed(diff: PartDiff) -> object:
+    # A remove has no args: reading them before checking ``op`` is a type error. The
+    # ignore is what pins it (warn_unused_ignores fails mypy if the error goes away).
+    return diff.args["$type"]  # type: ignore[index]
+
+
+def by_class(diff: PartDiff) -> str:
+    match diff:
+        case PartAdded(args=args) | PartUpdated(args=args):
+            return str(args["$type"])
+        case PartRemoved():
+            return diff.surface_id
 
 
 def replay_log(log: MemoryLog) -> StreamState:
