@@ -791,3 +791,82 @@ class TestWireForm:
         assert all(isinstance(diff, a2ui_stream.PartDiff) for diff in diffs)
         update = next(diff for diff in diffs if diff.op == "update")
         assert update.previous_args != update.args
+
+
+HISTORY_EVENTS: list[dict[str, Any]] = [
+    {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+    {
+        "type": "MESSAGES_SNAPSHOT",
+        "messages": [
+            {"id": "u1", "role": "user", "content": "hi"},
+            {"id": "a1", "role": "assistant", "content": "here"},
+            {
+                "id": "act1",
+                "role": "activity",
+                "activityType": "a2ui-surface",
+                "content": {"a2ui_operations": cases.text_surface("s1", "restored")},
+            },
+        ],
+    },
+    FINISHED,
+]
+
+
+class TestHistory:
+    """Surfaces restored from MESSAGES_SNAPSHOT reach every output, not just the state."""
+
+    def test_process_prints_their_diffs(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        result = cli("process", write(tmp_path, "in.jsonl", testing.jsonl(HISTORY_EVENTS)))
+        assert result.code == 0
+        assert result.out == (
+            b'{"seq":1,"runId":"r","messageId":"a1","surfaceId":"s1","op":"add",'
+            b'"toolCallId":"a2ui:s1","toolName":"present",'
+            b'"args":{"$type":"Markdown","value":"restored"},"history":true}\n'
+        )
+
+    def test_a_later_snapshot_diffs_against_the_last(self) -> None:
+        events = [
+            *HISTORY_EVENTS,
+            {"type": "MESSAGES_SNAPSHOT", "messages": HISTORY_EVENTS[1]["messages"][:2]},
+        ]
+        diffs = testing.process(testing.jsonl(events)).diffs
+        assert [(d.op, d.message_id, d.history) for d in diffs] == [
+            ("add", "a1", True),
+            ("remove", "a1", True),
+        ]
+
+    def test_final_lists_them_first(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        result = cli(
+            "process", "--final", write(tmp_path, "in.jsonl", testing.jsonl(HISTORY_EVENTS))
+        )
+        history, run = result.out.splitlines()
+        assert json.loads(history) == {
+            "history": [
+                {
+                    "messageId": "a1",
+                    "parts": [
+                        {
+                            "toolCallId": "a2ui:s1",
+                            "toolName": "present",
+                            "surfaceId": "s1",
+                            "args": {"$type": "Markdown", "value": "restored"},
+                        }
+                    ],
+                }
+            ]
+        }
+        assert json.loads(run) == {"runId": "r", "threadId": "t", "parts": []}
+
+    def test_inspect_lists_them(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        path = write(tmp_path, "in.jsonl", testing.jsonl(HISTORY_EVENTS))
+        text = cli("inspect", path).out.decode()
+        assert "history: 1 message, 1 part (restored by MESSAGES_SNAPSHOT)\n" in text
+        assert "  message a1: surface s1\n" in text
+        tree = cli("inspect", "--tree", path).out.decode()
+        assert "Restored from history" in tree
+        assert 'Markdown value="restored"' in tree
+
+    def test_replay_prints_them_too(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        log = tmp_path / "log.jsonl"
+        direct = cli("process", "--log", log, write(tmp_path, "in", testing.jsonl(HISTORY_EVENTS)))
+        assert cli("replay", log).out == direct.out

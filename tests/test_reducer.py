@@ -763,11 +763,16 @@ class TestRehydration:
         assert cut[0].severity is live_cut[0].severity
 
     def test_messages_snapshot_event(self) -> None:
-        """A MESSAGES_SNAPSHOT event rebuilds history parts in the state."""
+        """A MESSAGES_SNAPSHOT event rebuilds history parts in the state, with their diffs."""
         messages = msgspec.convert(self.history(), list[ev.Message])
         state, diffs, _ = fold(ev.MessagesSnapshot(messages=messages))
-        assert diffs == []
         assert [h.message_id for h in state.history] == ["a1", "a2"]
+        restored = [(h.message_id, p.surface_id) for h in state.history for p in h.parts]
+        assert [(d.op, d.message_id, d.surface_id, d.history) for d in diffs] == [
+            ("add", message_id, surface_id, True) for message_id, surface_id in restored
+        ]
+        again, more, _ = Reducer().reduce(state, ev.MessagesSnapshot(messages=messages))
+        assert (again.history, more) == (state.history, ())  # the same history: no diffs
 
 
 class TestSamples:

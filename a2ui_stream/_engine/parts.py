@@ -18,6 +18,7 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream._state.stream import (
     ConversionCache,
+    HistoryEntry,
     Part,
     PartAdded,
     PartDiff,
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from a2ui_stream._tree.patch import DataChange
     from a2ui_stream._wire.diagnostics import Diagnostic
 
-__all__ = ["make_diff", "settle", "synthesize"]
+__all__ = ["history_diffs", "make_diff", "settle", "synthesize"]
 
 _replace = msgspec.structs.replace
 
@@ -204,6 +205,49 @@ def settle(run: RunState, seq: int | None) -> list[Diagnostic]:
     return found
 
 
+def history_diffs(
+    old: Sequence[HistoryEntry], new: Sequence[HistoryEntry], *, seq: int, run_id: str | None
+) -> tuple[PartDiff, ...]:
+    """The diffs from one restored history to the next, each marked ``history``.
+
+    A part restored from history is known by the assistant message it belongs to and
+    its surface; ``message_id`` of each diff is that message. Adds and updates come in
+    the new history's order, then removes in the old one's.
+
+    Args:
+        old: the history before the ``MESSAGES_SNAPSHOT``.
+        new: the history it restored.
+        seq: the snapshot's event.
+        run_id: the run it arrived in.
+    """
+    before = _restored(old)
+    after = _restored(new)
+    diffs: list[PartDiff] = []
+    for key, part in after.items():
+        was = before.get(key)
+        if was is None:
+            diffs.append(make_diff("add", part, seq, run_id, history=True))
+        elif was.args is not part.args and was.args != part.args:
+            diffs.append(
+                make_diff("update", part, seq, run_id, previous_args=was.args, history=True)
+            )
+    diffs.extend(
+        make_diff("remove", part, seq, run_id, history=True)
+        for key, part in before.items()
+        if key not in after
+    )
+    return tuple(diffs)
+
+
+def _restored(history: Sequence[HistoryEntry]) -> dict[tuple[str, str], Part]:
+    """History's parts by (assistant message, surface), each carrying that message's id."""
+    return {
+        (entry.message_id, part.surface_id): _replace(part, message_id=entry.message_id)
+        for entry in history
+        for part in entry.parts
+    }
+
+
 #: What a settled warning adds to its message.
 _SETTLED = " (still so when the run ended)"
 _DEBUG = Severity.DEBUG
@@ -228,6 +272,7 @@ def make_diff(
     run_id: str | None,
     *,
     previous_args: dict[str, Any] | UnsetType = UNSET,
+    history: bool = False,
 ) -> PartDiff:
     """The diff of ``op`` on ``part``: the one place each kind of diff is made.
 
@@ -237,6 +282,7 @@ def make_diff(
         seq: the event that caused it.
         run_id: the run it happened in.
         previous_args: for an update, the element tree before.
+        history: the part is one restored from history.
     """
     common: dict[str, Any] = {
         "seq": seq,
@@ -245,6 +291,7 @@ def make_diff(
         "surface_id": part.surface_id,
         "tool_call_id": part.tool_call_id,
         "tool_name": part.tool_name,
+        "history": history,
     }
     if op == "remove":
         return PartRemoved(**common)

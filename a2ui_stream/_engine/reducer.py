@@ -45,7 +45,7 @@ from a2ui_stream._engine.content import (
 )
 from a2ui_stream._engine.deltas import Edits, component_edits, content_of, edit_first, is_upsert
 from a2ui_stream._engine.history import SeenIn, normalize_document, rehydrate
-from a2ui_stream._engine.parts import settle, synthesize
+from a2ui_stream._engine.parts import history_diffs, settle, synthesize
 from a2ui_stream._engine.sharing import (
     delta_changes,
     is_checkpoint,
@@ -675,7 +675,9 @@ def _on_messages_snapshot(
         tools=context.tools,
         skip=SeenIn(live),
     )
-    return msgspec.structs.replace(state, history=history), (), diagnostics
+    run_id = state.runs[-1].run_id if state.runs else None
+    diffs = history_diffs(state.history, history, seq=context.seq, run_id=run_id)
+    return msgspec.structs.replace(state, history=history), diffs, diagnostics
 
 
 _HANDLERS: dict[type[Any], _Handler] = {

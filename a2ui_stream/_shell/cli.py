@@ -537,6 +537,17 @@ def _render_summary(
             lines.append(f"    surface {surface_id}: {plural(count, 'component')}, {shown}")
         for message_id, lifecycle in run.lifecycles.items():
             lines.append(f"    message {message_id}: {lifecycle.phase}")
+    if state.history:
+        restored = sum(len(entry.parts) for entry in state.history)
+        lines.append(
+            f"history: {plural(len(state.history), 'message')}, {plural(restored, 'part')} "
+            "(restored by MESSAGES_SNAPSHOT)"
+        )
+        lines.extend(
+            f"  message {entry.message_id}: "
+            + ", ".join(f"surface {part.surface_id}" for part in entry.parts)
+            for entry in state.history
+        )
     lines.append(f"diagnostics: {sum(problems.values()):,}")
     lines.extend(
         f"  {severity:<8} {code:<32} {count:>8,}"

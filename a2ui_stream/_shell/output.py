@@ -45,7 +45,7 @@ class Output:
             self._write()
 
     def final(self, state: StreamState) -> None:
-        """Add the ``--final`` lines of ``state``: one per run."""
+        """Add the ``--final`` lines of ``state``: history restored, if any, then each run."""
         self._buffer += state.to_wire()
         if len(self._buffer) >= _OUTPUT_BATCH:
             self._write()

@@ -285,6 +285,8 @@ class Collected:
         self.state, diffs, diagnostics = self._reducer.reduce(self.state, event)
         current = len(self.state.runs) - 1
         self._found.extend(diagnostics)
+        # Parts restored from history are no run's: the page shows them from the state.
+        diffs = tuple(diff for diff in diffs if not diff.history)
         if not diffs:
             return
         while len(self.tracks) <= current:

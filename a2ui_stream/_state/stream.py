@@ -20,7 +20,7 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.surface import Surface
-from a2ui_stream._state.wire import diff_line, part_line, run_line
+from a2ui_stream._state.wire import diff_line, entry_line, history_line, part_line, run_line
 from a2ui_stream._tree.patch import diff as json_diff
 from a2ui_stream._wire.chunks import OpenChunks  # noqa: TC001 - msgspec reads it at runtime
 from a2ui_stream._wire.convention import (
@@ -175,6 +175,7 @@ class _Diff(msgspec.Struct, frozen=True, kw_only=True):
     surface_id: str
     tool_call_id: str
     tool_name: str = PRESENT_TOOL_NAME
+    history: bool = False
 
     def patch(self) -> list[dict[str, Any]]:
         """Render the diff as an RFC 6902 patch from the previous args to the new ones.
@@ -210,10 +211,13 @@ class PartAdded(_Diff, frozen=True, kw_only=True):
         op: ``"add"``.
         seq: 0-based index of the input event that caused it.
         run_id: the run the part belongs to (``None`` before any ``RUN_STARTED``).
-        message_id: the bucket that owns the surface.
+        message_id: the bucket that owns the surface (for ``history``, the assistant
+            message it was restored onto).
         surface_id: the surface.
         tool_call_id: ``"a2ui:<surfaceId>"``.
         tool_name: ``"present"``.
+        history: the part was restored from history (``MESSAGES_SNAPSHOT``), onto the
+            assistant message ``message_id``; it is none of the run's parts.
         args: the element tree.
         previous_args: always ``UNSET``.
     """
@@ -325,6 +329,10 @@ class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):
     message_id: str
     parts: tuple[Part, ...]
 
+    def to_wire(self) -> bytes:
+        """The entry as ``--final``'s history line lists it: ``{"messageId","parts"}``."""
+        return entry_line(self)
+
 
 class StreamState(msgspec.Struct, frozen=True, kw_only=True):
     """Everything reduced so far: every run, and surfaces restored from history.
@@ -350,6 +358,10 @@ class StreamState(msgspec.Struct, frozen=True, kw_only=True):
     def to_wire(self) -> bytes:
         """What ``a2ui-stream process --final`` prints for this state, byte for byte.
 
-        One line per run, each ending in a line feed.
+        One line per run, each ending in a line feed; when parts were restored from
+        history (``MESSAGES_SNAPSHOT``), a ``{"history":[...]}`` line first.
         """
-        return b"".join(run.to_wire() + b"\n" for run in self.runs)
+        lines = [run.to_wire() for run in self.runs]
+        if self.history:
+            lines.insert(0, history_line(self.history))
+        return b"".join(line + b"\n" for line in lines)

@@ -2,11 +2,12 @@
 
 Owns one encoding of each value a caller may send on: a part diff as one line of
 ``a2ui-stream process`` (``{"seq","runId","messageId","surfaceId","op","toolCallId",
-"toolName","args"|"patch"}``, camelCase, keys in that order), a part as ``--final``
-lists it, and a run as one line of ``--final``
-(``{"runId","threadId","parts":[{"toolCallId","toolName","surfaceId","args"}]}``). The
-values' ``to_wire()`` methods and the command line both call these functions: there is
-one implementation of the bytes.
+"toolName","args"|"patch"}``, camelCase, keys in that order, ``"history":true`` on a
+part restored from history), a run as one line of ``--final``
+(``{"runId","threadId","parts":[{"toolCallId","toolName","surfaceId","args"}]}``), and
+the parts restored from history as the line ``--final`` writes first
+(``{"history":[{"messageId","parts":[...]}]}``). The values' ``to_wire()`` methods and
+the command line both call these functions: there is one implementation of the bytes.
 
 Numbers are written as JavaScript's ``JSON.stringify`` writes them
 (:class:`~a2ui_stream._wire.numbers.JsonEncoder`). Imports msgspec and ``_wire`` only
@@ -25,9 +26,9 @@ from a2ui_stream._wire.numbers import JsonEncoder
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from a2ui_stream._state.stream import Part, PartDiff, RunState
+    from a2ui_stream._state.stream import HistoryEntry, Part, PartDiff, RunState
 
-__all__ = ["diff_line", "part_line", "run_line"]
+__all__ = ["diff_line", "entry_line", "history_line", "part_line", "run_line"]
 
 _ENCODER = JsonEncoder()  # numbers as JSON.stringify writes them
 
@@ -44,6 +45,7 @@ class _DiffLine(msgspec.Struct, kw_only=True, rename="camel", omit_defaults=True
     tool_name: str
     args: Any | UnsetType = UNSET
     patch: list[Any] | UnsetType = UNSET
+    history: bool = False
 
 
 class _PartLine(msgspec.Struct, kw_only=True, rename="camel"):
@@ -57,6 +59,15 @@ class _RunLine(msgspec.Struct, kw_only=True, rename="camel"):
     run_id: str | None
     thread_id: str | None
     parts: list[_PartLine]
+
+
+class _EntryLine(msgspec.Struct, kw_only=True, rename="camel"):
+    message_id: str
+    parts: list[_PartLine]
+
+
+class _HistoryLine(msgspec.Struct, kw_only=True):
+    history: list[_EntryLine]
 
 
 def diff_line(diff: PartDiff, *, patch: bool = False) -> bytes:
@@ -75,6 +86,7 @@ def diff_line(diff: PartDiff, *, patch: bool = False) -> bytes:
         op=diff.op,
         tool_call_id=diff.tool_call_id,
         tool_name=diff.tool_name,
+        history=diff.history,
     )
     if diff.op == "update" and patch:
         line.patch = diff.patch()
@@ -104,3 +116,17 @@ def run_line(run: RunState) -> bytes:
     """A run as one line of ``--final`` (without the line feed)."""
     line = _RunLine(run_id=run.run_id, thread_id=run.thread_id, parts=_parts(run.parts.values()))
     return _ENCODER.encode(line)
+
+
+def _entry(entry: HistoryEntry) -> _EntryLine:
+    return _EntryLine(message_id=entry.message_id, parts=_parts(entry.parts))
+
+
+def entry_line(entry: HistoryEntry) -> bytes:
+    """One assistant message's restored parts: ``{"messageId","parts":[...]}``."""
+    return _ENCODER.encode(_entry(entry))
+
+
+def history_line(history: Iterable[HistoryEntry]) -> bytes:
+    """The parts restored from history as the line ``--final`` writes before the runs."""
+    return _ENCODER.encode(_HistoryLine(history=[_entry(entry) for entry in history]))
