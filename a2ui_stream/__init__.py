@@ -40,6 +40,7 @@ from a2ui_stream._state.stream import (
 )
 from a2ui_stream._version import __version__
 from a2ui_stream._wire.codec import decode_event, encode_event
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.catalog import Catalog, basic_catalog, catalog_context
@@ -55,6 +56,7 @@ __all__ = [
     "A2uiRequest",
     "A2uiStreamError",
     "Catalog",
+    "Code",
     "Diagnostic",
     "EventLog",
     "FileLog",

@@ -14,18 +14,9 @@ from typing import Any, NamedTuple
 import pytest
 
 from a2ui_stream._wire import events as ev
-from a2ui_stream._wire.chunks import (
-    CHUNK_AMBIGUOUS,
-    CHUNK_EVENTS,
-    CHUNK_FIELD_DROPPED,
-    CHUNK_MISMATCH,
-    CHUNK_NO_ID,
-    CHUNK_NO_NAME,
-    OpenChunk,
-    OpenChunks,
-    expand,
-)
+from a2ui_stream._wire.chunks import CHUNK_EVENTS, OpenChunk, OpenChunks, expand
 from a2ui_stream._wire.codec import encode_event, read_event
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Severity
 
 JSON = Any
@@ -138,31 +129,33 @@ RULES: dict[str, Rule] = {
         [end("m1", **SA), start("m2", **SA), content("m2", **SA)],
     ),
     # What cannot be expanded is dropped.
-    "a first chunk without an id is dropped": Rule([text()], [], (CHUNK_NO_ID,)),
-    "a first tool chunk without a name is dropped": Rule([tool("c1")], [], (CHUNK_NO_NAME,)),
+    "a first chunk without an id is dropped": Rule([text()], [], (Code.CHUNK_NO_ID,)),
+    "a first tool chunk without a name is dropped": Rule([tool("c1")], [], (Code.CHUNK_NO_NAME,)),
     "a chunk without an id after another kind is dropped, the other kept open": Rule(
-        [text("m1"), tool()], [], (CHUNK_NO_ID,)
+        [text("m1"), tool()], [], (Code.CHUNK_NO_ID,)
     ),
     "a continuation with another role is dropped": Rule(
-        [text("m1"), text(role="user")], [], (CHUNK_MISMATCH,)
+        [text("m1"), text(role="user")], [], (Code.CHUNK_MISMATCH,)
     ),
     "a continuation with a name the opener lacked is dropped": Rule(
-        [text("m1"), text(name="ada")], [], (CHUNK_MISMATCH,)
+        [text("m1"), text(name="ada")], [], (Code.CHUNK_MISMATCH,)
     ),
     "a continuation with another tool name is dropped": Rule(
-        [tool("c1", "f"), tool(name="g")], [], (CHUNK_MISMATCH,)
+        [tool("c1", "f"), tool(name="g")], [], (Code.CHUNK_MISMATCH,)
     ),
     "a continuation with another parent is dropped": Rule(
-        [tool("c1", "f", parentMessageId="m1"), tool(parentMessageId="m2")], [], (CHUNK_MISMATCH,)
+        [tool("c1", "f", parentMessageId="m1"), tool(parentMessageId="m2")],
+        [],
+        (Code.CHUNK_MISMATCH,),
     ),
     "an open id tagged with another lane is dropped": Rule(
-        [text("m1", **SA), text("m1", **SB)], [], (CHUNK_MISMATCH,)
+        [text("m1", **SA), text("m1", **SB)], [], (Code.CHUNK_MISMATCH,)
     ),
     "an open id tagged when its stream is the parent's is dropped": Rule(
-        [text("m1"), text("m1", **SA)], [], (CHUNK_MISMATCH,)
+        [text("m1"), text("m1", **SA)], [], (Code.CHUNK_MISMATCH,)
     ),
     "a chunk that could continue two lanes is dropped": Rule(
-        [text("m1", **SA), text("m2", **SB), text()], [], (CHUNK_AMBIGUOUS,)
+        [text("m1", **SA), text("m2", **SB), text()], [], (Code.CHUNK_AMBIGUOUS,)
     ),
     # Lanes.
     "an open id continues in its lane, untagged": Rule(
@@ -215,7 +208,7 @@ RULES: dict[str, Rule] = {
     "a field the start sets itself is dropped from what rides on it": Rule(
         [thought("r1", delta=None, role="x")],
         [{"type": "REASONING_MESSAGE_START", "messageId": "r1", "role": "reasoning"}],
-        (CHUNK_FIELD_DROPPED,),
+        (Code.CHUNK_FIELD_DROPPED,),
     ),
     "the chunk's timestamp is not carried": Rule(
         [text("m1", timestamp=5)], [start("m1"), content("m1")]
@@ -370,7 +363,7 @@ def test_diagnostics_say_what_and_why() -> None:
     opened = (OpenChunk(kind="tool", lane=None, id="c1", name="f"),)
     (problem,) = expand(opened, event, seq=7).diagnostics
     assert (problem.code, problem.path, problem.seq, problem.severity) == (
-        CHUNK_MISMATCH,
+        Code.CHUNK_MISMATCH,
         "$.toolCallName",
         7,
         Severity.ERROR,

@@ -25,15 +25,9 @@ from chunk_cases import generate_case
 from installed_peers import node_peer, run_node
 from test_chunks import RULES
 
-from a2ui_stream._wire.chunks import (
-    CHUNK_AMBIGUOUS,
-    CHUNK_MISMATCH,
-    CHUNK_NO_ID,
-    CHUNK_NO_NAME,
-    OpenChunks,
-    expand,
-)
+from a2ui_stream._wire.chunks import OpenChunks, expand
 from a2ui_stream._wire.codec import encode_event, read_event
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Severity
 
 #: The same pins as the middleware's differential test: one peer folder for both.
@@ -47,13 +41,13 @@ JSON = Any
 def _code(message: str) -> str:
     """Our diagnostic code for what the client threw."""
     if message.startswith("First ") and message.endswith("toolCallName"):
-        return CHUNK_NO_NAME
+        return Code.CHUNK_NO_NAME
     if message.startswith("First "):
-        return CHUNK_NO_ID
+        return Code.CHUNK_NO_ID
     if message.startswith("Cannot continue "):
-        return CHUNK_MISMATCH
+        return Code.CHUNK_MISMATCH
     if message.startswith("Ambiguous "):
-        return CHUNK_AMBIGUOUS
+        return Code.CHUNK_AMBIGUOUS
     raise AssertionError(f"an error the test does not know: {message}")
 
 
@@ -99,10 +93,10 @@ def test_expansion_equals_the_clients() -> None:
             seen[_code(error["message"])] += 1
     # Every rule was reached: the generator is not testing a corner of the expansion.
     for rule in (
-        CHUNK_NO_ID,
-        CHUNK_NO_NAME,
-        CHUNK_MISMATCH,
-        CHUNK_AMBIGUOUS,
+        Code.CHUNK_NO_ID,
+        Code.CHUNK_NO_NAME,
+        Code.CHUNK_MISMATCH,
+        Code.CHUNK_AMBIGUOUS,
         "opened",
         "continued",
         "closed by a chunk",

@@ -21,8 +21,9 @@ from sdk_agent import SdkAgent, Turn
 
 from a2ui_stream import MemoryLog, Processor, replay
 from a2ui_stream import events as ev
-from a2ui_stream._wire.chunks import CHUNK_NO_ID, OpenChunks, expand
+from a2ui_stream._wire.chunks import OpenChunks, expand
 from a2ui_stream._wire.codec import encode_event, read_event
+from a2ui_stream._wire.codes import Code
 from a2ui_stream.client import AgentSession, ThreadHistory
 
 JSON = Any
@@ -200,7 +201,7 @@ def test_a_chunk_that_cannot_be_expanded_is_reported_where_it_is() -> None:
     processor = Processor()
     diffs = processor.feed(jsonl(events))
     (problem,) = processor.take_diagnostics()
-    assert (problem.code, problem.seq, problem.line) == (CHUNK_NO_ID, 1, 2)
+    assert (problem.code, problem.seq, problem.line) == (Code.CHUNK_NO_ID, 1, 2)
     assert diffs[-1].args == {"$type": "Markdown", "value": "Ada"}
     assert {d.seq for d in diffs} == {2}
 

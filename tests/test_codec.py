@@ -11,12 +11,6 @@ import pytest
 from a2ui_stream import Diagnostic, Limits, Processor, Severity, UsageError
 from a2ui_stream import events as ev
 from a2ui_stream._wire.codec import (
-    EVENT_FIELD_IGNORED,
-    EVENT_FIELD_MISSING,
-    EVENT_INVALID,
-    JSON_INVALID,
-    JSON_INVALID_UTF8,
-    JSON_NOT_OBJECT,
     Decoded,
     EventDecoder,
     decode_event,
@@ -25,7 +19,7 @@ from a2ui_stream._wire.codec import (
     event_from_mapping,
     event_from_object,
 )
-from a2ui_stream._wire.framing import LINE_TOO_LONG
+from a2ui_stream._wire.codes import Code
 
 _ENCODE = msgspec.json.Encoder().encode
 
@@ -61,16 +55,16 @@ def good_event(rng: random.Random, index: int) -> dict[str, Any]:
 
 #: Ways a line goes bad, each with the diagnostic code it must produce.
 CORRUPTIONS: list[tuple[str, bytes]] = [
-    (JSON_INVALID, b'{"type":"RUN_STARTED","threadId":'),
-    (JSON_INVALID, b"garbage"),
-    (JSON_NOT_OBJECT, b'["RUN_STARTED"]'),
-    (JSON_INVALID_UTF8, b'{"type":"TEXT_MESSAGE_END","messageId":"\xff"}'),
-    (EVENT_INVALID, b'{"type":"TOOL_CALL_END","toolCallId":5}'),
+    (Code.JSON_INVALID, b'{"type":"RUN_STARTED","threadId":'),
+    (Code.JSON_INVALID, b"garbage"),
+    (Code.JSON_NOT_OBJECT, b'["RUN_STARTED"]'),
+    (Code.JSON_INVALID_UTF8, b'{"type":"TEXT_MESSAGE_END","messageId":"\xff"}'),
+    (Code.EVENT_INVALID, b'{"type":"TOOL_CALL_END","toolCallId":5}'),
     (
-        EVENT_INVALID,
+        Code.EVENT_INVALID,
         b'{"type":"ACTIVITY_SNAPSHOT","messageId":"m","activityType":"a","content":[]}',
     ),
-    (EVENT_INVALID, b'{"messageId":"m"}'),
+    (Code.EVENT_INVALID, b'{"messageId":"m"}'),
 ]
 
 
@@ -137,7 +131,7 @@ class TestDiagnostics:
         """A line that is not JSON names the code, place and a prefix of the bytes."""
         (diagnostic,) = decode_events(b"\n\n{oops\n")
         assert isinstance(diagnostic, Diagnostic)
-        assert diagnostic.code == JSON_INVALID
+        assert diagnostic.code == Code.JSON_INVALID
         assert (diagnostic.line, diagnostic.offset) == (3, 2)
         assert diagnostic.raw == b"{oops"
         assert diagnostic.message.startswith("line is not valid JSON")
@@ -146,13 +140,13 @@ class TestDiagnostics:
         """A JSON value that is not an object is json.not_object."""
         (diagnostic,) = decode_events(b"[1, 2]\n", format="jsonl")
         assert isinstance(diagnostic, Diagnostic)
-        assert diagnostic.code == JSON_NOT_OBJECT
+        assert diagnostic.code == Code.JSON_NOT_OBJECT
 
     def test_invalid_event_has_a_json_path(self) -> None:
         """A wrongly typed field the event needs is reported with msgspec's JSON path."""
         (diagnostic,) = decode_events(b'{"type":"RUN_STARTED","runId":3}\n')
         assert isinstance(diagnostic, Diagnostic)
-        assert diagnostic.code == EVENT_INVALID
+        assert diagnostic.code == Code.EVENT_INVALID
         assert diagnostic.path == "$.runId"
         assert "Expected `str`" in diagnostic.message
 
@@ -167,13 +161,13 @@ class TestDiagnostics:
         """A non-string type is an invalid event located at $.type."""
         (diagnostic,) = decode_events(b'{"type":1}')
         assert isinstance(diagnostic, Diagnostic)
-        assert (diagnostic.code, diagnostic.path) == (EVENT_INVALID, "$.type")
+        assert (diagnostic.code, diagnostic.path) == (Code.EVENT_INVALID, "$.type")
 
     def test_missing_type(self) -> None:
         """An object without a type is an invalid event."""
         (diagnostic,) = decode_events(b'{"messageId":"m"}')
         assert isinstance(diagnostic, Diagnostic)
-        assert diagnostic.code == EVENT_INVALID
+        assert diagnostic.code == Code.EVENT_INVALID
         assert "type" in diagnostic.message
 
     def test_activity_content_not_an_object(self) -> None:
@@ -181,7 +175,7 @@ class TestDiagnostics:
         line = b'{"type":"ACTIVITY_SNAPSHOT","messageId":"m","activityType":"a","content":"x"}'
         (diagnostic,) = decode_events(line)
         assert isinstance(diagnostic, Diagnostic)
-        assert diagnostic.code == EVENT_INVALID
+        assert diagnostic.code == Code.EVENT_INVALID
         assert "content" in diagnostic.message
 
     def test_invalid_utf8_inside_undecoded_content(self) -> None:
@@ -192,7 +186,7 @@ class TestDiagnostics:
         )
         (diagnostic,) = decode_events(line)
         assert isinstance(diagnostic, Diagnostic)
-        assert diagnostic.code == JSON_INVALID_UTF8
+        assert diagnostic.code == Code.JSON_INVALID_UTF8
 
     def test_utf8_split_across_chunks(self) -> None:
         """A multi-byte character cut between chunks decodes normally."""
@@ -226,7 +220,7 @@ class TestFraming:
         )
         out = decode_events(data, limits=Limits(max_line_bytes=100))
         assert isinstance(out[0], Diagnostic)
-        assert (out[0].code, out[0].line) == (LINE_TOO_LONG, 1)
+        assert (out[0].code, out[0].line) == (Code.LINE_TOO_LONG, 1)
         assert isinstance(out[1], Decoded)
         assert out[1].line == 2
 
@@ -379,13 +373,13 @@ class TestForeignValues:
         """A dict that is no valid event gives a diagnostic, not an exception."""
         result = event_from_mapping({"type": "TOOL_CALL_END"})
         assert isinstance(result, Diagnostic)
-        assert result.code == EVENT_INVALID
+        assert result.code == Code.EVENT_INVALID
 
     def test_unencodable_mapping_is_a_diagnostic(self) -> None:
         """A dict holding a value JSON cannot carry gives a diagnostic."""
         result = event_from_mapping({"type": "CUSTOM", "name": "n", "value": object()})
         assert isinstance(result, Diagnostic)
-        assert result.code == EVENT_INVALID
+        assert result.code == Code.EVENT_INVALID
 
     def test_object_with_model_dump(self) -> None:
         """An object with model_dump is dumped by alias, as JSON, without None fields."""
@@ -436,7 +430,7 @@ class TestMultilineSseData:
         data = b'data: {"type":"STEP_STARTED","stepName":"a\ndata: b"}\n\n'
         (item,) = decode_events(data)
         assert isinstance(item, Diagnostic)
-        assert item.code == JSON_INVALID
+        assert item.code == Code.JSON_INVALID
 
     def test_decode_event_normalises_too(self) -> None:
         """decode_event gives the same single-line value as the stream decoder."""
@@ -531,13 +525,13 @@ class TestFieldsUpstreamNeeds:
         if name in UPSTREAM_NEEDS.get(tag, set()):
             (item,) = items
             assert isinstance(item, Diagnostic)
-            assert (item.code, item.severity) == (EVENT_INVALID, Severity.ERROR)
+            assert (item.code, item.severity) == (Code.EVENT_INVALID, Severity.ERROR)
             return
         event, warning = items
         assert isinstance(event, Decoded)
         assert isinstance(warning, Diagnostic)
         assert (warning.code, warning.severity, warning.path) == (
-            EVENT_FIELD_MISSING,
+            Code.EVENT_FIELD_MISSING,
             Severity.WARNING,
             f"$.{name}",
         )
@@ -559,12 +553,12 @@ class TestFieldsUpstreamNeeds:
         if name in UPSTREAM_NEEDS.get(tag, set()):
             (item,) = items
             assert isinstance(item, Diagnostic)
-            assert item.code == EVENT_INVALID
+            assert item.code == Code.EVENT_INVALID
             return
         event, warning = items
         assert isinstance(event, Decoded)
         assert isinstance(warning, Diagnostic)
-        assert (warning.code, warning.path) == (EVENT_FIELD_IGNORED, f"$.{name}")
+        assert (warning.code, warning.path) == (Code.EVENT_FIELD_IGNORED, f"$.{name}")
 
     @pytest.mark.parametrize(
         ("tag", "name"),
@@ -579,7 +573,7 @@ class TestFieldsUpstreamNeeds:
         """Upstream's client drops an event whose needed string is empty, and so do we."""
         (item,) = _decoded({"type": tag, **EVERY_EVENT[tag], name: ""})
         assert isinstance(item, Diagnostic)
-        assert (item.code, item.path) == (EVENT_INVALID, f"$.{name}")
+        assert (item.code, item.path) == (Code.EVENT_INVALID, f"$.{name}")
 
     def test_run_started_without_thread_opens_a_run(self) -> None:
         """Upstream's own tests send RUN_STARTED with no threadId: it opens a run."""
@@ -590,7 +584,7 @@ class TestFieldsUpstreamNeeds:
         assert [run.run_id for run in processor.state.runs] == ["r0", "r1"]
         assert processor.state.runs[-1].thread_id is None
         (warning,) = processor.take_diagnostics()
-        assert warning.code == EVENT_FIELD_MISSING
+        assert warning.code == Code.EVENT_FIELD_MISSING
         assert warning.line == 2
 
     def test_strict_mode_is_not_stopped_by_a_warning(self) -> None:

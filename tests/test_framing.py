@@ -9,14 +9,15 @@ import pytest
 import stream_cases as cases
 
 from a2ui_stream import Diagnostic, Processor, Severity, UsageError
-from a2ui_stream._wire.framing import LINE_TOO_LONG, Frame, Framer
+from a2ui_stream._wire.codes import Code
+from a2ui_stream._wire.framing import Frame, Framer
 
 LIMIT = 16
 
 
 def too_long(line: int, offset: int, raw: bytes, what: str = "line") -> Diagnostic:
     return Diagnostic(
-        code=LINE_TOO_LONG,
+        code=Code.LINE_TOO_LONG,
         message=f"{what} is longer than max_line_bytes ({LIMIT}); skipped",
         severity=Severity.ERROR,
         line=line,

@@ -167,12 +167,13 @@ class TestLayers:
 
 
 #: Within the wire layer, the A2UI decoding modules import one way too: each may use
-#: only those listed (the envelope opens a message, legacy rewrites v0.8 before it).
+#: only those listed (the envelope opens a message, legacy rewrites v0.8 before it;
+#: ``codes`` and ``diagnostics`` import nothing of the package).
 WIRE_ORDER = {
-    "problems": {"diagnostics"},
-    "legacy": {"diagnostics", "problems"},
-    "envelope": {"diagnostics", "numbers", "problems"},
-    "a2ui": {"diagnostics", "problems", "legacy", "envelope"},
+    "problems": {"codes", "diagnostics"},
+    "legacy": {"codes", "diagnostics", "problems"},
+    "envelope": {"codes", "diagnostics", "numbers", "problems"},
+    "a2ui": {"codes", "diagnostics", "problems", "legacy", "envelope"},
 }
 
 

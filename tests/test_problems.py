@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Severity
 from a2ui_stream._wire.problems import bad_component, no_surface, problem
 
@@ -13,8 +14,14 @@ from a2ui_stream._wire.problems import bad_component, no_surface, problem
 class TestProblem:
     def test_located_inside_the_operation(self) -> None:
         """The path is the operation index followed by the place below it."""
-        found = problem("op.x", "m.", index=4, where=".a[1]", surface_id="s", component_id="c")
-        assert (found.path, found.severity) == ("$[4].a[1]", Severity.ERROR)
+        found = problem(
+            Code.OP_MALFORMED, "m.", index=4, where=".a[1]", surface_id="s", component_id="c"
+        )
+        assert (found.code, found.path, found.severity) == (
+            "op.malformed",
+            "$[4].a[1]",
+            Severity.ERROR,
+        )
         assert (found.surface_id, found.component_id) == ("s", "c")
 
 

@@ -10,6 +10,7 @@ DOCUMENTED = {
     "A2uiRequest",
     "A2uiStreamError",
     "Catalog",
+    "Code",
     "Diagnostic",
     "EventLog",
     "FileLog",

@@ -56,6 +56,7 @@ from a2ui_stream._engine.argscan import Scan, Tail, advance, watch
 from a2ui_stream._engine.toolkit import structural_errors
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._wire import events as ev
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.convention import (
     A2UI_ACTIVITY_TYPE,
     OPERATIONS_KEY,
@@ -214,7 +215,7 @@ def _lifecycle(key: str, content: dict[str, Any]) -> ev.ActivitySnapshot:
     return _snapshot(key, _ENCODE(content))
 
 
-def _problem(code: str, message: str, seq: int, call_id: str) -> Diagnostic:
+def _problem(code: Code, message: str, seq: int, call_id: str) -> Diagnostic:
     return Diagnostic(
         code=code,
         message=f"tool call {call_id!r}: {message}",
@@ -400,7 +401,7 @@ def _judge(  # noqa: PLR0917
     except (msgspec.DecodeError, RecursionError):
         diagnostics.append(
             _problem(
-                "tool.args_malformed", "`components` is not valid JSON; not drawn", seq, call_id
+                Code.TOOL_ARGS_MALFORMED, "`components` is not valid JSON; not drawn", seq, call_id
             )
         )
         return c, call, False
@@ -410,7 +411,7 @@ def _judge(  # noqa: PLR0917
         # The middleware waits for a typed array that never comes: nothing paints.
         diagnostics.append(
             _problem(
-                "tool.components_untyped",
+                Code.TOOL_COMPONENTS_UNTYPED,
                 "`components` is empty or has an item without a string `component`; not drawn",
                 seq,
                 call_id,
@@ -492,10 +493,10 @@ def _on_end(c: Carriers, event: ev.ToolCallEnd, _config: ToolConfig, seq: int) -
         _JSON.decode(scan.text(0, scan.size))
     except (msgspec.DecodeError, RecursionError):
         message = "the render arguments are not valid JSON; nothing was drawn from them"
-        return c, (), (_problem("tool.args_malformed", message, seq, event.tool_call_id),)
+        return c, (), (_problem(Code.TOOL_ARGS_MALFORMED, message, seq, event.tool_call_id),)
     if not scan.strings.get(b"surfaceId"):
         message = "the render arguments have no `surfaceId` string; nothing was drawn"
-        return c, (), (_problem("tool.args_unusable", message, seq, event.tool_call_id),)
+        return c, (), (_problem(Code.TOOL_ARGS_UNUSABLE, message, seq, event.tool_call_id),)
     return c, (), ()
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def count_surfaces(
         named = ", ".join(map(repr, dropped[:3])) + (", ..." if len(dropped) > 3 else "")
         diagnostics.append(
             Diagnostic(
-                code="limit.run_surfaces",
+                code=Code.LIMIT_RUN_SURFACES,
                 message=(
                     f"{len(dropped)} new surface(s) ({named}) would take the run beyond the "
                     f"limit of {limit} live surfaces; they were dropped, the run's earlier "

@@ -20,6 +20,7 @@ import msgspec
 from a2ui_stream._state.stream import OPERATIONS_KEY
 from a2ui_stream._tree.depth import deeper_than
 from a2ui_stream._tree.patch import PatchDepthError, PatchError, apply_patch
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.numbers import js_number
 
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from a2ui_stream._wire.limits import Limits
 
 __all__ = [
-    "NO_OPERATIONS",
     "content_depth",
     "content_keys",
     "no_operations",
@@ -38,8 +38,6 @@ __all__ = [
     "too_deep",
 ]
 
-#: Diagnostic code of a2ui-surface content with neither ``a2ui_operations`` nor ``status``.
-NO_OPERATIONS = "activity.no_operations"
 
 #: Content decodes as every A2UI message does: numbers read as JavaScript reads them.
 _JSON = msgspec.json.Decoder(float_hook=js_number)
@@ -72,7 +70,7 @@ def too_deep(limits: Limits, path: str = "$.content") -> Diagnostic:
         The diagnostic, without seq or messageId.
     """
     return Diagnostic(
-        code="limit.data_depth",
+        code=Code.LIMIT_DATA_DEPTH,
         message=(
             f"the activity content nests past the limit of {limits.max_data_depth} levels "
             "of data; the state is unchanged"
@@ -102,7 +100,7 @@ def patch_content(
         return None, too_deep(limits, f"$.patch[{error.index}]")
     except PatchError as error:
         return None, Diagnostic(
-            code="activity.patch_failed",
+            code=Code.ACTIVITY_PATCH_FAILED,
             message=f"{error}; the state is unchanged",
             severity=Severity.WARNING,
             path=f"$.patch[{error.index}]",
@@ -150,7 +148,7 @@ def no_operations(keys: Sequence[str]) -> Diagnostic:
         shown = ", ".join(f"`{k}`" for k in sorted(keys)[:5]) + (", ..." if len(keys) > 5 else "")
         has = f"its keys are {shown}"
     return Diagnostic(
-        code=NO_OPERATIONS,
+        code=Code.ACTIVITY_NO_OPERATIONS,
         message=(
             f"a2ui-surface content has no `{OPERATIONS_KEY}` (the list of A2UI messages) "
             f"and no `status`: {has}; nothing is drawn"

@@ -36,6 +36,7 @@ from a2ui_stream._state.stream import (
 from a2ui_stream._state.surface import Surface, apply_operations
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, normalize_message
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.keys import camel_message, dumped
 from a2ui_stream._wire.numbers import js_number
@@ -70,7 +71,7 @@ def normalize_document(document: Any, index: int) -> Operation | Diagnostic:
     """Normalise one decoded operation, reporting one that is not an object."""
     if not isinstance(document, Mapping):
         return Diagnostic(
-            code="op.malformed",
+            code=Code.OP_MALFORMED,
             message="an operation must be a JSON object",
             severity=Severity.ERROR,
             path=f"$.content.a2ui_operations[{index}]",
@@ -134,7 +135,7 @@ def rehydrate(
         if owner is None:
             diagnostics.append(
                 Diagnostic(
-                    code="history.orphan_activity",
+                    code=Code.HISTORY_ORPHAN_ACTIVITY,
                     message="an a2ui-surface activity has no preceding assistant message",
                     severity=Severity.WARNING,
                     message_id=key,
@@ -275,7 +276,7 @@ def _message_fields(
         except RecursionError:
             diagnostics.append(
                 Diagnostic(
-                    code="limit.data_depth",
+                    code=Code.LIMIT_DATA_DEPTH,
                     message="a history message nests too deeply to read; its content was skipped",
                     severity=Severity.ERROR,
                 )

@@ -19,13 +19,8 @@ from a2ui_stream._engine.carriers import RENDER_TOOL_NAME
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._state.stream import Part, PartDiff, RunState, StreamState
 from a2ui_stream._wire import events as ev
-from a2ui_stream._wire.codec import (
-    JSON_TOO_DEEP,
-    Decoded,
-    EventDecoder,
-    encode_event,
-    read_event,
-)
+from a2ui_stream._wire.codec import Decoded, EventDecoder, encode_event, read_event
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.errors import UsageError
@@ -154,7 +149,7 @@ class Processor:
         if self._dropped:
             taken.append(
                 Diagnostic(
-                    code="diagnostics.dropped",
+                    code=Code.DIAGNOSTICS_DROPPED,
                     message=(
                         f"{self._dropped} more diagnostics were dropped: at most "
                         f"{MAX_PENDING_DIAGNOSTICS} wait between calls to take_diagnostics()"
@@ -332,7 +327,7 @@ def _fed_items(events: Iterable[object]) -> Iterator[Decoded | _Fed | Diagnostic
 
 def _too_deep_to_log(line: int | None, offset: int | None) -> Diagnostic:
     return Diagnostic(
-        code=JSON_TOO_DEEP,
+        code=Code.JSON_TOO_DEEP,
         message="event nests too deeply to be logged; it was skipped",
         severity=Severity.ERROR,
         line=line,

@@ -70,6 +70,7 @@ from a2ui_stream._tree.frozen import freeze
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.a2ui import Operation, UpdateDataModel, decode_operation
 from a2ui_stream._wire.chunks import CHUNK_EVENTS, expand
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
 from a2ui_stream._wire.limits import Limits
 
@@ -416,7 +417,7 @@ def _on_tool_event(state: StreamState, event: ev.Event, context: _Context) -> _H
 
 def _content_error(key: str, context: _Context, message: str) -> Diagnostic:
     return Diagnostic(
-        code="activity.malformed",
+        code=Code.ACTIVITY_MALFORMED,
         message=message,
         severity=Severity.ERROR,
         seq=context.seq,
@@ -440,7 +441,7 @@ def _apply_lifecycle(
         phase = status
         diagnostics = (
             Diagnostic(
-                code="activity.lifecycle_unexpected",
+                code=Code.ACTIVITY_LIFECYCLE_UNEXPECTED,
                 message=f"status {status!r} after {before or 'nothing'!r}; recorded as is",
                 severity=Severity.DEBUG,
                 seq=context.seq,
@@ -630,7 +631,7 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
             (),
             (
                 Diagnostic(
-                    code="activity.delta_unknown",
+                    code=Code.ACTIVITY_DELTA_UNKNOWN,
                     message="ACTIVITY_DELTA for a messageId with no snapshot; ignored",
                     severity=Severity.WARNING,
                     seq=context.seq,

@@ -43,6 +43,7 @@ from a2ui_stream._state.stream import RunState, StreamState
 from a2ui_stream._view.text import plural
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import EventDecoder
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream.errors import A2uiStreamError, UsageError
 
@@ -408,7 +409,7 @@ def _resume(
     for reduction in replay(log, reducer=reducer):
         state = reduction.state
         # Their warnings were logged when the events were first processed.
-        reporter(d for d in reduction.diagnostics if d.code == "log.bad_event")
+        reporter(d for d in reduction.diagnostics if d.code == Code.LOG_BAD_EVENT)
         if output is not None and reduction.diffs and reduction.diffs[0].seq >= emit_from:
             output.diffs(reduction.diffs)
     if output is not None:
@@ -428,7 +429,7 @@ def _replay(arguments: argparse.Namespace, reporter: Reporter) -> int:
         for reduction in replay(log, reducer=reducer):
             final = reduction.state
             read += 1
-            rejected += any(d.code == "log.bad_event" for d in reduction.diagnostics)
+            rejected += any(d.code == Code.LOG_BAD_EVENT for d in reduction.diagnostics)
             reporter(reduction.diagnostics)
             if not arguments.final:
                 output.diffs(d for d in reduction.diffs if d.seq >= arguments.emit_from)

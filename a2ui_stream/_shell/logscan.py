@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
 
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ def torn_tail(path: Path, scan: Scan, *, readonly: bool) -> Diagnostic:
     count, size, dropped = scan.records, scan.committed, scan.total - scan.committed
     action = "ignored" if readonly else "truncated"
     return Diagnostic(
-        code="log.torn_tail",
+        code=Code.LOG_TORN_TAIL,
         message=(
             f"{action} an incomplete last line of {dropped} bytes at byte {size} of {path} "
             f"(a write interrupted by a crash); kept {count} complete events"

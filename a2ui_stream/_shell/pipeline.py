@@ -20,6 +20,7 @@ import msgspec
 from a2ui_stream._engine.reducer import Reducer, Reduction
 from a2ui_stream._state.stream import PartDiff, StreamState
 from a2ui_stream._wire.codec import decode_event
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ def replay(
             event = decode_event(line)
         except (msgspec.DecodeError, ValueError, RecursionError) as error:
             problem = Diagnostic(
-                code="log.bad_event",
+                code=Code.LOG_BAD_EVENT,
                 message=f"log line is not a valid event: {error or type(error).__name__}",
                 severity=Severity.ERROR,
                 seq=seq,

@@ -34,6 +34,7 @@ from a2ui_stream._view.model import Card, Note, Page, Section, Step
 from a2ui_stream._view.text import page_text, plural
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import EventDecoder
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.envelope import OPERATION_KEYS
 from a2ui_stream._wire.limits import Limits
@@ -178,7 +179,7 @@ def a2ui_messages(data: bytes) -> tuple[list[bytes], list[Diagnostic]]:
             wrapper = _DOCUMENT.decode(text)
         except msgspec.ValidationError as error:
             problem = Diagnostic(
-                code="a2ui.file_invalid",
+                code=Code.A2UI_FILE_INVALID,
                 message=f"the file's wrapper is not a sample or test-case file: {error}",
                 severity=Severity.ERROR,
             )
@@ -200,7 +201,7 @@ def _jsonl_messages(data: bytes) -> tuple[list[bytes], list[Diagnostic]]:
         except msgspec.DecodeError as error:
             problems.append(
                 Diagnostic(
-                    code="json.invalid",
+                    code=Code.JSON_INVALID,
                     message=f"line is not JSON ({error}); it was skipped",
                     severity=Severity.ERROR,
                     line=number,

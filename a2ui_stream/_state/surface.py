@@ -47,6 +47,7 @@ from a2ui_stream._wire.a2ui import (
     UpdateComponents,
     UpdateDataModel,
 )
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
 
@@ -152,7 +153,7 @@ class _Batch:
         return self.base if self.work is None else self.work
 
 
-def _problem(code: str, message: str, index: int, surface_id: str | None) -> Diagnostic:
+def _problem(code: Code, message: str, index: int, surface_id: str | None) -> Diagnostic:
     return Diagnostic(
         code=code,
         message=message,
@@ -167,7 +168,7 @@ def _room_for(batch: _Batch, surface_id: str, index: int, limits: Limits) -> Dia
     if batch.get(surface_id) is not None or len(batch) < limits.max_live_surfaces:
         return None
     return _problem(
-        "limit.live_surfaces",
+        Code.LIMIT_LIVE_SURFACES,
         f"Operation at index {index} would create surface {surface_id!r} beyond the limit of "
         f"{limits.max_live_surfaces} live surfaces; skipped.",
         index,
@@ -264,7 +265,7 @@ def _write(
     try:
         tokens = parse(path)
     except PointerError as exc:
-        return _problem("op.bad_path", f"Operation at index {index}: {exc}.", index, sid)
+        return _problem(Code.OP_BAD_PATH, f"Operation at index {index}: {exc}.", index, sid)
     # Depth first, before anything walks the value: every walk of the model, the size
     # below included, recurses once per level.
     room = limits.max_data_depth - len(tokens)
@@ -294,7 +295,10 @@ def _write(
         old_size, new_size = _size(old), _size(value)
     if old_size is None or new_size is None:
         return _problem(
-            "op.malformed", f"Operation at index {index} has a value that is not JSON.", index, sid
+            Code.OP_MALFORMED,
+            f"Operation at index {index} has a value that is not JSON.",
+            index,
+            sid,
         )
     if not tokens:
         estimate = new_size
@@ -304,7 +308,7 @@ def _write(
         estimate = max(surface.data_bytes - old_size + new_size + added, 0)
     if estimate > limits.max_data_model_bytes and value is not UNSET:
         return _problem(
-            "limit.data_model_bytes",
+            Code.LIMIT_DATA_MODEL_BYTES,
             f"Operation at index {index} would grow the data model of surface {sid!r} to about "
             f"{estimate} bytes, beyond the limit of {limits.max_data_model_bytes}; skipped.",
             index,
@@ -313,7 +317,7 @@ def _write(
     try:
         new_doc = delete_value(doc, tokens) if value is UNSET else set_value(doc, tokens, value)
     except PointerError as exc:
-        return _problem("op.bad_path", f"Operation at index {index}: {exc}.", index, sid)
+        return _problem(Code.OP_BAD_PATH, f"Operation at index {index}: {exc}.", index, sid)
     if new_doc is doc:
         return surface
     return msgspec.structs.replace(surface, data_model=new_doc, data_bytes=estimate)
@@ -321,7 +325,7 @@ def _write(
 
 def _too_deep(what: str, index: int, sid: str, limits: Limits) -> Diagnostic:
     return _problem(
-        "limit.data_depth",
+        Code.LIMIT_DATA_DEPTH,
         f"Operation at index {index} {what}, past the limit of {limits.max_data_depth} "
         f"levels of data of surface {sid!r}; skipped.",
         index,
@@ -349,7 +353,7 @@ def _upsert(
             continue
         if deeper_than(component.props, limit):
             problem = _problem(
-                "limit.data_depth",
+                Code.LIMIT_DATA_DEPTH,
                 f'Component "{component.id}" in the operation at index {index} nests deeper '
                 f"than the limit of {limit} levels; skipped.",
                 index,
@@ -367,7 +371,7 @@ def _upsert(
 
 def _missing(op: UpdateComponents | UpdateDataModel, index: int) -> Diagnostic:
     return _problem(
-        "op.missing_surface",
+        Code.OP_MISSING_SURFACE,
         f'Operation at index {index} references missing surface "{op.surface_id}".',
         index,
         op.surface_id,
@@ -583,7 +587,7 @@ def too_many_operations(limits: Limits) -> Diagnostic:
     """
     count = limits.max_operations
     return Diagnostic(
-        code="limit.operations",
+        code=Code.LIMIT_OPERATIONS,
         message=f"More than {count} operations in one list; those from index {count} on "
         "were skipped.",
         severity=Severity.ERROR,

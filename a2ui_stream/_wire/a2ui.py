@@ -34,6 +34,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from a2ui_stream._wire import legacy
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.envelope import (
     bad_path,
@@ -356,7 +357,7 @@ def _v10_component_problem(
     """Check the v1.0-only component rules: reserved ``Surface``, metadata extensions."""
     if item["component"] == "Surface":
         return problem(
-            "component.reserved",
+            Code.COMPONENT_RESERVED,
             f'Component at {where} uses the reserved type "Surface"; it was left out.',
             index=index,
             where=where,
@@ -388,7 +389,7 @@ def _build_create_surface(
             else:
                 warnings.append(
                     problem(
-                        "op.bad_data_model",
+                        Code.OP_BAD_DATA_MODEL,
                         f"Operation at index {index} has a dataModel that is not an object; "
                         "ignored.",
                         index=index,
@@ -420,7 +421,7 @@ def _inline_components(
     if type(items) is not list:
         warnings.append(
             problem(
-                "op.bad_components",
+                Code.OP_BAD_COMPONENTS,
                 f"Operation at index {index} has malformed components; the surface is created "
                 "without them.",
                 index=index,
@@ -440,7 +441,7 @@ def _inline_components(
 
 def _empty_components(index: int, where: str, sid: str) -> Diagnostic:
     return problem(
-        "op.empty_components",
+        Code.OP_EMPTY_COMPONENTS,
         f"Operation at index {index} has an empty component list.",
         index=index,
         where=where,
@@ -462,7 +463,7 @@ def _build_update_components(
     where = f".{key}.components"
     if type(wire.components) is not list:
         return problem(
-            "op.bad_components",
+            Code.OP_BAD_COMPONENTS,
             f"Operation at index {index} has malformed components.",
             index=index,
             where=where,
@@ -499,7 +500,7 @@ def _build_update_data_model(
         # v1.0: value is required and null deletes (reference a2ui-protocol §1.2).
         if value is UNSET:
             return problem(
-                "op.no_value",
+                Code.OP_NO_VALUE,
                 f"Operation at index {index} has no data model value (v1.0 requires one; "
                 "null deletes).",
                 index=index,
@@ -526,7 +527,7 @@ def _build_data_model_update(
     where = ".dataModelUpdate.contents"
     if type(contents) is not list:
         return problem(
-            "op.malformed",
+            Code.OP_MALFORMED,
             f"Operation at index {index} needs contents as a list of typed entries.",
             index=index,
             where=where,
@@ -552,7 +553,7 @@ def _build_begin_rendering(
         return no_surface("beginRendering", index)
     if type(wire.root) is not str or not wire.root:
         return problem(
-            "op.malformed",
+            Code.OP_MALFORMED,
             f"Operation at index {index} needs root as a non-empty component id.",
             index=index,
             where=".beginRendering.root",
@@ -586,7 +587,7 @@ def _build_call_renderer_function(
         or type(call.get("catalogId")) is not str
     ):
         return problem(
-            "op.malformed",
+            Code.OP_MALFORMED,
             f"Operation at index {index} needs a functionCallId and a callFunction with "
             "string call and catalogId.",
             index=index,
@@ -614,7 +615,7 @@ def _build_agent_function_response(
         or (has_error and type(wire.error) is not dict)
     ):
         return problem(
-            "op.malformed",
+            Code.OP_MALFORMED,
             f"Operation at index {index} needs a functionCallId and exactly one of value or "
             "error (an object).",
             index=index,

@@ -54,31 +54,17 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from a2ui_stream._wire import events as ev
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
 __all__ = [
-    "CHUNK_AMBIGUOUS",
     "CHUNK_EVENTS",
-    "CHUNK_FIELD_DROPPED",
-    "CHUNK_MISMATCH",
-    "CHUNK_NO_ID",
-    "CHUNK_NO_NAME",
     "Expansion",
     "OpenChunk",
     "OpenChunks",
     "expand",
 ]
 
-#: A chunk that would open a stream has no ``messageId`` / ``toolCallId``: dropped.
-CHUNK_NO_ID: Final = "chunk.no_id"
-#: A ``TOOL_CALL_CHUNK`` that would open a call has no ``toolCallName``: dropped.
-CHUNK_NO_NAME: Final = "chunk.no_name"
-#: A continuation contradicts its stream's opener (role, name, lane...): dropped.
-CHUNK_MISMATCH: Final = "chunk.mismatch"
-#: A chunk without id or lane could continue streams in several lanes: dropped.
-CHUNK_AMBIGUOUS: Final = "chunk.ambiguous"
-#: A field the chunk carried that the start made of it sets itself: that field dropped.
-CHUNK_FIELD_DROPPED: Final = "chunk.field_dropped"
 
 Kind: TypeAlias = Literal["text", "tool", "reasoning"]
 
@@ -426,11 +412,13 @@ def _chunk(streams: OpenChunks, chunk: _Chunk, rules: _KindRules, seq: int | Non
     else:
         if entity is None:
             message = f"a first {rules.chunk_type} must have a `{rules.id_wire}`"
-            return Expansion(streams, (), (_dropped(CHUNK_NO_ID, message, rules.id_wire, seq),))
+            return Expansion(
+                streams, (), (_dropped(Code.CHUNK_NO_ID, message, rules.id_wire, seq),)
+            )
         for attribute, wire in rules.required:
             if _given(getattr(chunk, attribute)) is None:
                 message = f"a first {rules.chunk_type} must have a `{wire}`"
-                return Expansion(streams, (), (_dropped(CHUNK_NO_NAME, message, wire, seq),))
+                return Expansion(streams, (), (_dropped(Code.CHUNK_NO_NAME, message, wire, seq),))
         streams, ends = _close(streams, lane)
         stream = rules.opened(chunk, entity, lane)
         streams = (*streams, stream)
@@ -500,7 +488,7 @@ def _resolve(
             f"{rules.chunk_type} has neither a `{rules.id_wire}` nor a `subagentRunId`, "
             f"and {len(candidates)} lanes have a {rules.what} open"
         )
-        return _dropped(CHUNK_AMBIGUOUS, message, None, seq)
+        return _dropped(Code.CHUNK_AMBIGUOUS, message, None, seq)
     return candidates[0] if candidates else None
 
 
@@ -514,10 +502,10 @@ def _disagrees(
         f"{rules.chunk_type} continues {rules.what} {stream.id!r} with {wire} {said!r}, "
         f"but it was opened with {opened}"
     )
-    return _dropped(CHUNK_MISMATCH, message, wire, seq)
+    return _dropped(Code.CHUNK_MISMATCH, message, wire, seq)
 
 
-def _dropped(code: str, message: str, wire: str | None, seq: int | None) -> Diagnostic:
+def _dropped(code: Code, message: str, wire: str | None, seq: int | None) -> Diagnostic:
     return Diagnostic(
         code=code,
         message=f"{message}; the chunk was dropped (upstream's client fails the run)",
@@ -530,7 +518,7 @@ def _dropped(code: str, message: str, wire: str | None, seq: int | None) -> Diag
 def _shadowed(rules: _KindRules, names: list[str], seq: int | None) -> Diagnostic:
     listed = ", ".join(f"`{name}`" for name in names)
     return Diagnostic(
-        code=CHUNK_FIELD_DROPPED,
+        code=Code.CHUNK_FIELD_DROPPED,
         message=(
             f"{rules.chunk_type} carried {listed}, which the start made of it sets itself; "
             "the chunk's value was dropped"

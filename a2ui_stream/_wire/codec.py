@@ -32,6 +32,7 @@ from typing import Any, Literal, get_args
 import msgspec
 from msgspec import UNSET
 
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
 from a2ui_stream._wire.events import (
     EXTRA_WIRE_NAME,
@@ -41,8 +42,6 @@ from a2ui_stream._wire.events import (
     UnknownEvent,
 )
 from a2ui_stream._wire.fields import (
-    EVENT_FIELD_IGNORED,
-    EVENT_FIELD_MISSING,
     NEEDED,
     REVIEWED,
     SCANNED,
@@ -57,13 +56,6 @@ from a2ui_stream._wire.numbers import js_number
 from a2ui_stream.errors import UsageError
 
 __all__ = [
-    "EVENT_FIELD_IGNORED",
-    "EVENT_FIELD_MISSING",
-    "EVENT_INVALID",
-    "JSON_INVALID",
-    "JSON_INVALID_UTF8",
-    "JSON_NOT_OBJECT",
-    "JSON_TOO_DEEP",
     "Decoded",
     "EventDecoder",
     "decode_event",
@@ -74,18 +66,6 @@ __all__ = [
     "read_event",
 ]
 
-#: The line is not well-formed JSON.
-JSON_INVALID = "json.invalid"
-#: The line holds bytes that are not UTF-8 (RFC 8259 §8.1 requires UTF-8).
-JSON_INVALID_UTF8 = "json.invalid_utf8"
-#: The line nests arrays and objects too deeply to decode.
-JSON_TOO_DEEP = "json.too_deep"
-#: The line is JSON, but not an object.
-JSON_NOT_OBJECT = "json.not_object"
-#: The line is a JSON object, but not a valid AG-UI event: a field the event cannot do
-#: without is missing, mistyped or empty, ``type`` is not a string, ACTIVITY content is
-#: not an object... Such an event is dropped, exactly where upstream's client drops it.
-EVENT_INVALID = "event.invalid"
 
 _NEWLINE = b"\n"
 #: msgspec's reason for a required field that is absent, naming the field.
@@ -247,7 +227,7 @@ def _split_reason(error: msgspec.DecodeError) -> tuple[str, str | None]:
 
 
 def _bad(
-    code: str,
+    code: Code,
     message: str,
     payload: bytes,
     *,
@@ -279,7 +259,7 @@ def _decode_payload(
         if not isinstance(error, RecursionError):
             return internal_error(error, line=line, offset=offset, raw=payload[:_RAW_PREFIX])
         message = "line is not valid JSON: nesting is too deep"  # msgspec's bound: the stack
-        return _bad(JSON_TOO_DEEP, message, payload, line=line, offset=offset, path=None)
+        return _bad(Code.JSON_TOO_DEEP, message, payload, line=line, offset=offset, path=None)
     return result
 
 
@@ -299,7 +279,9 @@ def _review(  # noqa: PLR0917 - the decoder's hot loop calls it positionally
             f"not a valid AG-UI event: `{wire}` is empty "
             f"(upstream's client drops {tag} without one)"
         )
-        return _bad(EVENT_INVALID, message, payload, line=line, offset=offset, path=f"$.{wire}")
+        return _bad(
+            Code.EVENT_INVALID, message, payload, line=line, offset=offset, path=f"$.{wire}"
+        )
     found.extend(missing_warnings(event, line, offset, ignored))
     return event
 
@@ -312,7 +294,9 @@ def _decode_checked(
             payload.decode()
         except UnicodeDecodeError as error:
             message = f"line is not valid UTF-8 (bad byte at position {error.start})"
-            return _bad(JSON_INVALID_UTF8, message, payload, line=line, offset=offset, path=None)
+            return _bad(
+                Code.JSON_INVALID_UTF8, message, payload, line=line, offset=offset, path=None
+            )
     try:
         event: Event = _FAST.decode(payload)
     except msgspec.ValidationError:
@@ -320,7 +304,7 @@ def _decode_checked(
     except msgspec.DecodeError as error:
         reason, path = _split_reason(error)
         return _bad(
-            JSON_INVALID,
+            Code.JSON_INVALID,
             f"line is not valid JSON: {reason}",
             payload,
             line=line,
@@ -338,13 +322,13 @@ def _decode_checked(
     except msgspec.ValidationError as error:
         reason, path = _split_reason(error)
         message = f"line is not a JSON object: {reason}"
-        return _bad(JSON_NOT_OBJECT, message, payload, line=line, offset=offset, path=path)
+        return _bad(Code.JSON_NOT_OBJECT, message, payload, line=line, offset=offset, path=path)
     except msgspec.DecodeError as error:
         # The tagged decoder stops at an unknown ``type`` before reading the rest of
         # the line, so malformed JSON after the tag is only seen here.
         reason, path = _split_reason(error)
         message = f"line is not valid JSON: {reason}"
-        return _bad(JSON_INVALID, message, payload, line=line, offset=offset, path=path)
+        return _bad(Code.JSON_INVALID, message, payload, line=line, offset=offset, path=path)
     ignored: list[tuple[str, str]] = []
     try:
         event = _from_fields(fields, ignored)
@@ -354,11 +338,11 @@ def _decode_checked(
         if missing is not None:
             reason += snake_case_hint(missing[1], fields)
         message = f"not a valid AG-UI event: {reason}"
-        return _bad(EVENT_INVALID, message, payload, line=line, offset=offset, path=path)
+        return _bad(Code.EVENT_INVALID, message, payload, line=line, offset=offset, path=path)
     for wire, reason in ignored:
         found.append(
             Diagnostic(
-                code=EVENT_FIELD_IGNORED,
+                code=Code.EVENT_FIELD_IGNORED,
                 message=(
                     f"`{wire}` is not valid ({reason}); "
                     "the event is kept without it, as upstream's client keeps it"
@@ -594,12 +578,16 @@ def read_event(obj: object) -> tuple[Event | None, tuple[Diagnostic, ...]]:
                 f"not a valid AG-UI event: {type(obj).__name__} "
                 "is not a mapping and has no model_dump"
             )
-            return None, (Diagnostic(code=EVENT_INVALID, message=message, severity=Severity.ERROR),)
+            return None, (
+                Diagnostic(code=Code.EVENT_INVALID, message=message, severity=Severity.ERROR),
+            )
     try:
         payload = _ENCODER.encode(camel_keys(obj))
     except (TypeError, ValueError, OverflowError, RecursionError) as error:  # or a cycle
         message = f"not a valid AG-UI event: cannot be encoded as JSON ({error})"
-        return None, (Diagnostic(code=EVENT_INVALID, message=message, severity=Severity.ERROR),)
+        return None, (
+            Diagnostic(code=Code.EVENT_INVALID, message=message, severity=Severity.ERROR),
+        )
     found: list[Diagnostic] = []
     result = _decode_payload(payload, None, None, found)
     if isinstance(result, Diagnostic):

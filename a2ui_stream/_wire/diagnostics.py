@@ -10,10 +10,10 @@ import enum
 
 import msgspec
 
-__all__ = ["INTERNAL_ERROR", "Diagnostic", "Severity", "internal_error"]
+from a2ui_stream._wire.codes import Code
 
-#: The code of a bug contained: a line the decoder, or an event the reducer, raised on.
-INTERNAL_ERROR = "core.internal_error"
+__all__ = ["Diagnostic", "Severity", "internal_error"]
+
 #: Characters of an exception's message kept in its diagnostic.
 _MAX_REASON = 200
 
@@ -91,7 +91,7 @@ def internal_error(error: BaseException, what: str = "the line", **where: object
     if len(reason) > _MAX_REASON:
         reason = reason[:_MAX_REASON] + "..."
     return Diagnostic(
-        code=INTERNAL_ERROR,
+        code=Code.CORE_INTERNAL_ERROR,
         message=(
             f"internal error, {what} was ignored ({type(error).__name__}: {reason}); "
             "please report it with the input"

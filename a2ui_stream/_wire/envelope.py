@@ -27,6 +27,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 from msgspec.structs import astuple
 
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.numbers import js_number
 from a2ui_stream._wire.problems import no_surface, problem
@@ -263,7 +264,7 @@ def open_bytes(raw: bytes | msgspec.Raw, index: int) -> Opened | Diagnostic:
         return _too_deep(raw, index)
     if type(message) is not dict:
         return problem(
-            "op.malformed",
+            Code.OP_MALFORMED,
             f"Operation at index {index} is malformed: not a JSON object.",
             index=index,
         )
@@ -324,7 +325,7 @@ def open_object(message: Mapping[str, Any], index: int) -> Opened | Diagnostic:
     """
     if not isinstance(message, Mapping):
         return problem(
-            "op.malformed",
+            Code.OP_MALFORMED,
             f"Operation at index {index} is malformed: not an object.",
             index=index,
         )
@@ -350,7 +351,7 @@ def metadata_problem(metadata: Any, *, index: int, where: str) -> Diagnostic | N
     """
     if type(metadata) is not dict or set(metadata) - {"extensions"}:
         return problem(
-            "op.bad_metadata",
+            Code.OP_BAD_METADATA,
             f"metadata at {where} must be an object holding only 'extensions'; ignored.",
             index=index,
             where=where,
@@ -361,7 +362,7 @@ def metadata_problem(metadata: Any, *, index: int, where: str) -> Diagnostic | N
     # the pattern the v1.0 schema gives for extension keys.
     if type(extensions) is not dict or not all(key.isidentifier() for key in extensions):
         return problem(
-            "op.bad_metadata",
+            Code.OP_BAD_METADATA,
             f"metadata.extensions at {where} must be an object keyed by identifiers; ignored.",
             index=index,
             where=f"{where}.extensions",
@@ -405,7 +406,7 @@ def bad_path(key: str, index: int, sid: str) -> Diagnostic:
         An ``op.bad_path`` ERROR diagnostic.
     """
     return problem(
-        "op.bad_path",
+        Code.OP_BAD_PATH,
         f"Operation at index {index} has a data model path that is not an absolute JSON Pointer.",
         index=index,
         where=f".{key}.path",
@@ -415,7 +416,7 @@ def bad_path(key: str, index: int, sid: str) -> Diagnostic:
 
 def _invalid_json(raw: bytes | msgspec.Raw, index: int, exc: msgspec.DecodeError) -> Diagnostic:
     return Diagnostic(
-        code="op.invalid_json",
+        code=Code.OP_INVALID_JSON,
         message=f"Operation at index {index} is not valid JSON: {exc}.",
         severity=Severity.ERROR,
         path=f"$[{index}]",
@@ -426,7 +427,7 @@ def _invalid_json(raw: bytes | msgspec.Raw, index: int, exc: msgspec.DecodeError
 def _too_deep(raw: bytes | msgspec.Raw, index: int) -> Diagnostic:
     """Refuse a message past msgspec's own bound, the interpreter's stack."""
     return Diagnostic(
-        code="limit.data_depth",
+        code=Code.LIMIT_DATA_DEPTH,
         message=f"Operation at index {index} nests too deeply to decode; skipped.",
         severity=Severity.ERROR,
         path=f"$[{index}]",
@@ -472,14 +473,14 @@ def _unroutable(key: str, version: Any, index: int) -> Diagnostic:
     family = _family(version, key)
     if family is None:
         return problem(
-            "op.unsupported_version",
+            Code.OP_UNSUPPORTED_VERSION,
             f"Operation at index {index} has an unsupported version {version!r}.",
             index=index,
             where=".version",
         )
     hint = f" ({key} is not part of A2UI {family})" if key in _IMPLIED_VERSION else ""
     return problem(
-        "op.unknown",
+        Code.OP_UNKNOWN,
         f'Unknown A2UI operation "{key}" at index {index}{hint}.',
         index=index,
         where=f".{key}",
@@ -488,7 +489,7 @@ def _unroutable(key: str, version: Any, index: int) -> Diagnostic:
 
 def _key_count(count: int, index: int) -> Diagnostic:
     return problem(
-        "op.no_operation" if count == 0 else "op.multiple_operations",
+        Code.OP_NO_OPERATION if count == 0 else Code.OP_MULTIPLE_OPERATIONS,
         f"Operation at index {index} must contain exactly one operation key (found {count}).",
         index=index,
     )
@@ -496,7 +497,7 @@ def _key_count(count: int, index: int) -> Diagnostic:
 
 def _unknown_field(key: str, field: str, family: str, index: int) -> Diagnostic:
     return problem(
-        "op.unknown_field",
+        Code.OP_UNKNOWN_FIELD,
         f"Operation at index {index}: {key} has no field {field!r} in A2UI {family}; ignored.",
         index=index,
         where=f".{key}.{field}",
@@ -518,7 +519,7 @@ def _explain(message: dict[str, Any], index: int) -> Opened | Diagnostic:
     payload = message[key]
     if type(payload) is not dict:
         return problem(
-            "op.malformed",
+            Code.OP_MALFORMED,
             f"Operation at index {index} has a malformed payload (not an object).",
             index=index,
             where=f".{key}",
@@ -537,7 +538,7 @@ def _explain(message: dict[str, Any], index: int) -> Opened | Diagnostic:
     except msgspec.ValidationError as exc:
         sid = payload.get("surfaceId")
         return problem(
-            "op.malformed",
+            Code.OP_MALFORMED,
             f"Operation at index {index} has a malformed {key} payload: {exc}.",
             index=index,
             where=f".{key}",

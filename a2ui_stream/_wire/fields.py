@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, get_args
 import msgspec
 from msgspec import UNSET
 
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.events import Event, KnownEvent
 
@@ -23,8 +24,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Container, Iterable
 
 __all__ = [
-    "EVENT_FIELD_IGNORED",
-    "EVENT_FIELD_MISSING",
     "EXPECTED",
     "NEEDED",
     "REVIEWED",
@@ -34,12 +33,6 @@ __all__ = [
     "snake_case_hint",
 ]
 
-#: A field AG-UI requires is missing, but the event does without it as upstream's
-#: client does (a ``RUN_STARTED`` without ``threadId``): the event is kept.
-EVENT_FIELD_MISSING = "event.field_missing"
-#: A field the event can do without has a value of the wrong type: the field is
-#: ignored, as upstream's client ignores it, and the event is kept.
-EVENT_FIELD_IGNORED = "event.field_ignored"
 
 _BY_TAG: dict[str, type[Event]] = {
     str(cls.__struct_config__.tag): cls for cls in get_args(KnownEvent)
@@ -145,7 +138,7 @@ def missing_warnings(
             tag = type(event).__struct_config__.tag
             found.append(
                 Diagnostic(
-                    code=EVENT_FIELD_MISSING,
+                    code=Code.EVENT_FIELD_MISSING,
                     message=(
                         f"{tag} has no `{wire}`, which AG-UI requires; "
                         "kept without it, as upstream's client keeps it"

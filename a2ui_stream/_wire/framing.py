@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
 
 import msgspec
 
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import DEFAULT_MAX_LINE_BYTES
 from a2ui_stream.errors import UsageError
@@ -32,13 +33,8 @@ from a2ui_stream.errors import UsageError
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["LINE_TOO_LONG", "SSE_JSON_LINE", "Format", "Frame", "Framer", "Output"]
+__all__ = ["Format", "Frame", "Framer", "Output"]
 
-#: Diagnostic code of a line (JSONL) or event (SSE) longer than ``max_line_bytes``.
-LINE_TOO_LONG = "line.too_long"
-#: Diagnostic code of a JSON line in an SSE stream: SSE ignores it (its "field name" is
-#: unknown), so it is dropped; the usual cause is JSONL read as SSE.
-SSE_JSON_LINE = "sse.json_line"
 
 Format: TypeAlias = Literal["auto", "jsonl", "sse"]
 """How the input is framed; ``"auto"`` decides from the first non-blank bytes."""
@@ -81,7 +77,7 @@ Output: TypeAlias = list[Frame | Diagnostic]
 
 def _too_long(what: str, line: int, offset: int, limit: int, raw: bytes) -> Diagnostic:
     return Diagnostic(
-        code=LINE_TOO_LONG,
+        code=Code.LINE_TOO_LONG,
         message=f"{what} is longer than max_line_bytes ({limit}); skipped",
         severity=Severity.ERROR,
         line=line,
@@ -92,7 +88,7 @@ def _too_long(what: str, line: int, offset: int, limit: int, raw: bytes) -> Diag
 
 def _json_line(line: int, offset: int, raw: bytes) -> Diagnostic:
     return Diagnostic(
-        code=SSE_JSON_LINE,
+        code=Code.SSE_JSON_LINE,
         message=(
             "line is a JSON object, not an SSE field (data: ...): SSE ignores it, so it "
             "was dropped; is the input JSONL?"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, TypeAlias
 
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.problems import bad_component, problem
 
@@ -210,7 +211,7 @@ def _contents(
         if type(key) is not str or found is None:
             problems.append(
                 problem(
-                    "op.bad_contents",
+                    Code.OP_BAD_CONTENTS,
                     f"Data entry at {here} needs a string key and one typed value "
                     f"({', '.join(_DATA_KEYS)}); it was left out.",
                     index=index,
@@ -224,7 +225,7 @@ def _contents(
             if type(value) is not list or depth >= _MAX_DATA_DEPTH:
                 problems.append(
                     problem(
-                        "op.bad_contents",
+                        Code.OP_BAD_CONTENTS,
                         f"valueMap at {here} is not a list or nests too deeply; it was left out.",
                         index=index,
                         where=f"{here}.valueMap",

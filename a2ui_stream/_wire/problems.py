@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
 __all__ = ["bad_component", "no_surface", "problem"]
 
 
 def problem(
-    code: str,
+    code: Code,
     message: str,
     *,
     index: int,
@@ -32,7 +33,7 @@ def problem(
     """Build a diagnostic located inside operation ``index``.
 
     Args:
-        code: the stable dotted code (``"op.malformed"``).
+        code: the stable code (``Code.OP_MALFORMED``).
         message: one readable sentence.
         index: the operation's position in its list.
         where: the JSON path below the operation (``".updateComponents.components[3]"``).
@@ -76,7 +77,7 @@ def bad_component(item: Any, family: str, index: int, where: str, surface_id: st
     else:
         reason = 'has no non-empty string "component" type'
     return problem(
-        "component.malformed",
+        Code.COMPONENT_MALFORMED,
         f"Component at {where} in operation {index} {reason}; it was left out.",
         index=index,
         where=where,
@@ -96,7 +97,7 @@ def no_surface(key: str, index: int) -> Diagnostic:
         An ``op.no_surface_id`` diagnostic located at the payload's ``surfaceId``.
     """
     return problem(
-        "op.no_surface_id",
+        Code.OP_NO_SURFACE_ID,
         f"Operation at index {index} has no valid surfaceId.",
         index=index,
         where=f".{key}.surfaceId",

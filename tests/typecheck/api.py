@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from a2ui_stream import (
     A2uiRequest,
+    Code,
     Diagnostic,
     Limits,
     MemoryLog,
@@ -38,6 +39,11 @@ def embed(chunks: list[bytes]) -> tuple[list[PartDiff], list[Diagnostic]]:
     diffs = [diff for chunk in chunks for diff in processor.feed(chunk)]
     diffs += processor.close()
     return diffs, processor.take_diagnostics()
+
+
+def dropped_lines(diagnostics: list[Diagnostic]) -> list[int | None]:
+    bad = {Code.JSON_INVALID, Code.EVENT_INVALID, Code.LINE_TOO_LONG}
+    return [d.line for d in diagnostics if d.code in bad or d.code == "json.too_deep"]
 
 
 def parts_of(state: StreamState) -> list[Part]:
