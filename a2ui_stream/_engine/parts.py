@@ -284,17 +284,36 @@ def make_diff(
         previous_args: for an update, the element tree before.
         history: the part is one restored from history.
     """
-    common: dict[str, Any] = {
-        "seq": seq,
-        "run_id": run_id,
-        "message_id": part.message_id,
-        "surface_id": part.surface_id,
-        "tool_call_id": part.tool_call_id,
-        "tool_name": part.tool_name,
-        "history": history,
-    }
+    # Keywords spelt out: a ``**`` dict costs msgspec several times the call itself.
     if op == "remove":
-        return PartRemoved(**common)
+        return PartRemoved(
+            seq=seq,
+            run_id=run_id,
+            message_id=part.message_id,
+            surface_id=part.surface_id,
+            tool_call_id=part.tool_call_id,
+            tool_name=part.tool_name,
+            history=history,
+        )
     if op == "add" or isinstance(previous_args, UnsetType):
-        return PartAdded(args=part.args, **common)
-    return PartUpdated(args=part.args, previous_args=previous_args, **common)
+        return PartAdded(
+            seq=seq,
+            run_id=run_id,
+            message_id=part.message_id,
+            surface_id=part.surface_id,
+            tool_call_id=part.tool_call_id,
+            tool_name=part.tool_name,
+            history=history,
+            args=part.args,
+        )
+    return PartUpdated(
+        seq=seq,
+        run_id=run_id,
+        message_id=part.message_id,
+        surface_id=part.surface_id,
+        tool_call_id=part.tool_call_id,
+        tool_name=part.tool_name,
+        history=history,
+        args=part.args,
+        previous_args=previous_args,
+    )
