@@ -7,8 +7,10 @@ import datetime as dt
 import json
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
+from ag_ui import core as ag_ui_core
 
 from a2ui_stream._request.guide import GUIDE_EXAMPLE, guide_context_description, render_tool_guide
 from a2ui_stream._request.request import (
@@ -709,6 +711,46 @@ class TestBuildRunInput:
             forwarded_props=once.forwarded_props,
         )
         assert again == once
+
+    def test_to_dict_is_what_json_and_the_sdk_take(self) -> None:
+        """to_dict() goes straight into json.dumps, httpx's json= and the SDK's model."""
+        run = build_run_input(
+            A2uiRequest(CATALOG),
+            thread_id="t",
+            run_id="r",
+            messages=history(),
+            tools=[render_tool()],
+            action=ACTION,
+            now=clock,
+        )
+        plain = run.to_dict()
+        assert plain == json.loads(msgspec.json.encode(run))
+        assert json.loads(json.dumps(plain)) == plain
+        sent: list[bytes] = []
+
+        def handler(request: httpx.Request) -> httpx.Response:
+            sent.append(request.content)
+            return httpx.Response(200)
+
+        with httpx.Client(transport=httpx.MockTransport(handler)) as client:
+            client.post("http://agent.test/run", json=plain)
+        assert json.loads(sent[0]) == plain
+        model = ag_ui_core.RunAgentInput.model_validate(plain)
+        assert (model.thread_id, model.run_id) == ("t", "r")
+        assert model.forwarded_props == plain["forwardedProps"]
+        assert [tool.name for tool in model.tools or []] == [t["name"] for t in plain["tools"]]
+        assert [entry.value for entry in model.context or []] == [
+            c["value"] for c in plain["context"]
+        ]
+
+    def test_to_dict_is_a_copy(self) -> None:
+        """Editing what to_dict() returned leaves the input as it was."""
+        run = build_run_input(A2uiRequest(CATALOG), thread_id="t", run_id="r")
+        plain = run.to_dict()
+        plain["context"].clear()
+        plain["threadId"] = "other"
+        assert run.to_dict() == json.loads(msgspec.json.encode(run))
+        assert run.context
 
     def test_round_trips_through_json(self) -> None:
         """The encoded input decodes back to an equal RunAgentInput."""

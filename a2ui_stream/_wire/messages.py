@@ -240,5 +240,16 @@ class RunAgentInput(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     resume: list[ResumeEntry] | UnsetType | None = UNSET
     protocol_version: str | UnsetType | None = UNSET
 
+    def to_dict(self) -> dict[str, Any]:
+        """The input as plain JSON values, camelCase keys as on the wire, unset fields left out.
+
+        What ``json.dumps``, ``httpx.post(url, json=...)`` and the official SDK's
+        ``RunAgentInput.model_validate`` take as they are; ``msgspec.json.encode(run)``
+        gives the same document as bytes. A new dict each call: editing it changes
+        nothing here.
+        """
+        built: dict[str, Any] = msgspec.to_builtins(self)
+        return built
+
 
 # --------------------------------------------------------------------------- events
