@@ -40,13 +40,25 @@ SHELL_ONLY = frozenset(
 )
 #: Optional libraries and the one layer that may import each (``import a2ui_stream``
 #: must work without them).
-OPTIONAL = {"markdown_it": "_view"}
+OPTIONAL = {"markdown_it": "_view", "apache_beam": "_shell"}
 
 MODULES = sorted(PACKAGE.rglob("*.py"))
 #: The top-level modules: the package's public faces over the layers. A new one is a new
 #: public import path, listed here on purpose (``client`` alone may need an extra).
 FACADES = frozenset(
-    {"__init__", "__main__", "_version", "a2ui", "catalog", "client", "errors", "events", "testing"}
+    {
+        "__init__",
+        "__main__",
+        "_version",
+        "a2ui",
+        "archive",
+        "beam",
+        "catalog",
+        "client",
+        "errors",
+        "events",
+        "testing",
+    }
 )
 
 
@@ -147,14 +159,19 @@ class TestLayers:
         ]
 
     def test_the_package_loads_no_optional_library(self) -> None:
-        """``import a2ui_stream`` loads no view; the command line loads no HTML renderer."""
+        """``import a2ui_stream`` loads no view and no engine; the command line neither.
+
+        The engine-free archive API loads no engine either: apache-beam comes in only
+        with ``a2ui_stream.beam`` (or when ``batch`` runs).
+        """
         probe = (
             "import sys\n"
             "def loaded(*names): return sorted(m for m in sys.modules if m.startswith(names))\n"
-            "import a2ui_stream\n"
-            "first = loaded('a2ui_stream._view', 'markdown_it')\n"
+            "import a2ui_stream, a2ui_stream.archive\n"
+            "first = loaded('a2ui_stream._view', 'markdown_it', 'apache_beam', 'pyspark')\n"
             "import a2ui_stream._shell.cli\n"
-            "print(first, loaded('a2ui_stream._view.', 'markdown_it'))\n"
+            "print(first, loaded('a2ui_stream._view.', 'markdown_it'),"
+            " loaded('apache_beam', 'pyspark', 'a2ui_stream._shell.beam'))\n"
         )
         result = subprocess.run(  # noqa: S603 - our interpreter, our probe
             [sys.executable, "-c", probe], capture_output=True, text=True, check=True
@@ -163,6 +180,7 @@ class TestLayers:
             "[]",
             "['a2ui_stream._view.model',",
             "'a2ui_stream._view.text']",
+            "[]",
         ]
 
 

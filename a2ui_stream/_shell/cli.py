@@ -26,7 +26,7 @@ import structlog
 
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._engine.reducer import Reducer
-from a2ui_stream._shell import live, options, render
+from a2ui_stream._shell import batch, live, options, render
 from a2ui_stream._shell.filelog import FileLog, naming
 from a2ui_stream._shell.hints import hint
 from a2ui_stream._shell.output import Output
@@ -174,6 +174,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     render.add_arguments(render_cmd)
     options.add_limits(render_cmd)
+    batch.add_parsers(commands)
     for command in commands.choices.values():
         options.add_common(command, after_command=True)
     return parser
@@ -205,10 +206,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         ``run`` adds its own (:data:`a2ui_stream._shell.live.EXIT_CODES`).
     """
     parser = _parser()
+    argv, passthrough = batch.split_passthrough(sys.argv[1:] if argv is None else argv)
     try:
         arguments = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
+    arguments.passthrough = passthrough
     configure_logging(arguments.log_format, verbose=arguments.verbose, stream=sys.stderr)
     logger = structlog.get_logger("a2ui-stream")
     reporter = Reporter(logger, verbose=arguments.verbose, json=arguments.log_format == "json")
@@ -575,6 +578,8 @@ _COMMANDS = {
     "inspect": _inspect,
     "render": _render,
     "run": live.command,
+    "envelope": batch.envelope,
+    "batch": batch.batch,
 }
 
 

@@ -419,7 +419,7 @@ class EventDecoder:
             raise UsageError("feed() after close()")
         if self._stopped:
             return []
-        return self._decode(self._framer.feed(data))
+        return self.decode_frames(self._framer.feed(data))
 
     def close(self) -> list[Decoded | Diagnostic]:
         """End the stream, flushing a final unterminated line or SSE event.
@@ -433,9 +433,21 @@ class EventDecoder:
         self._closed = True
         if self._stopped:
             return []
-        return self._decode(self._framer.close())
+        return self.decode_frames(self._framer.close())
 
-    def _decode(self, items: list[Frame | Diagnostic]) -> list[Decoded | Diagnostic]:
+    def decode_frames(self, items: list[Frame | Diagnostic]) -> list[Decoded | Diagnostic]:
+        """Decode payloads framed elsewhere, exactly as :meth:`feed` decodes its own.
+
+        For events cut by someone else: an archive's envelope, a line an engine read.
+
+        Args:
+            items: frames, and framing diagnostics (passed through), in stream order.
+
+        Returns:
+            The events and diagnostics, in order; nothing once strict mode stopped.
+        """
+        if self._stopped:
+            return []
         out: list[Decoded | Diagnostic] = []
         append = out.append
         fast = _FAST.decode

@@ -28,6 +28,19 @@ from a2ui_stream import (
     iter_diffs,
     replay,
 )
+from a2ui_stream.archive import (
+    EMPTY,
+    Codec,
+    Keyed,
+    Progress,
+    Summary,
+    ThreadResult,
+    fold_thread,
+    key_envelope,
+    merge,
+    step,
+    summarize,
+)
 from a2ui_stream.client import AgentError, AgentSession, SyncAgentSession
 
 if TYPE_CHECKING:
@@ -128,3 +141,26 @@ def script(url: str) -> int:
             return sum(1 for _ in session.send([{"role": "user", "id": "u1", "content": "hi"}]))
     except AgentError as error:
         return len(str(error))
+
+
+def fold_log(lines: list[bytes]) -> tuple[dict[str, ThreadResult], Summary]:
+    """An engine of one's own: key, group, fold, add up."""
+    groups: dict[str, list[tuple[int, bytes]]] = {}
+    for line in lines:
+        keyed = key_envelope(line)
+        if isinstance(keyed, Keyed):
+            groups.setdefault(keyed.thread_id, []).append((keyed.seq, keyed.event))
+    results = {thread: fold_thread(thread, records) for thread, records in groups.items()}
+    total = EMPTY
+    for result in results.values():
+        total = merge(total, summarize(result, 0.0))
+    return results, total
+
+
+def stream_step(arrivals: list[tuple[int, bytes]]) -> bytes:
+    progress = Progress()
+    for seq, payload in arrivals:
+        progress, ready = step(progress, seq, payload)
+        for _released_seq, _event in ready:
+            pass
+    return Codec(Progress).encode(progress)

@@ -1,0 +1,122 @@
+"""The archive commands without an engine: ``envelope``, and ``batch``'s own arguments."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+import pytest
+from archive_cases import ENCODE, Archive, build, reference
+
+from a2ui_stream._engine.threads import Keyed, fold_thread, key_envelope
+from a2ui_stream._shell.batch import split_passthrough
+from a2ui_stream._shell.cli import main
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Archive:
+    root = tmp_path_factory.mktemp("archive") / "archive"
+    return root, build(root)
+
+
+def envelopes(capsysbinary: pytest.CaptureFixture[bytes], *inputs: str) -> list[Keyed]:
+    assert main(["envelope", *inputs]) == 0
+    keyed = [key_envelope(line) for line in capsysbinary.readouterr().out.splitlines()]
+    assert all(isinstance(k, Keyed) for k in keyed)
+    return keyed  # type: ignore[return-value]
+
+
+class TestEnvelopeCommand:
+    def test_interleaved_and_folded_equals_each_thread(
+        self, archive: Archive, capsysbinary: pytest.CaptureFixture[bytes]
+    ) -> None:
+        """Envelopes of the archive, grouped by thread, fold to the per-file results."""
+        root, files = archive
+        keyed = envelopes(capsysbinary, f"{root}/**/*.jsonl", f"{root}/*.sse")
+        grouped: dict[str, list[tuple[int, bytes]]] = defaultdict(list)
+        for record in reversed(keyed):  # any order: the fold sorts by seq
+            grouped[record.thread_id].append((record.seq, record.event))
+        expected = reference(files)
+        assert sorted(grouped) == sorted(expected)
+        for thread, records in grouped.items():
+            assert ENCODE(fold_thread(thread, records)) == ENCODE(expected[thread]), thread
+
+    def test_seq_is_the_position_in_the_thread(
+        self, archive: Archive, capsysbinary: pytest.CaptureFixture[bytes]
+    ) -> None:
+        """Dense from 0 per thread, continuing across a thread's files in path order."""
+        root, _ = archive
+        keyed = envelopes(capsysbinary, f"{root}/**/*.jsonl")
+        by_thread: dict[str, list[int]] = defaultdict(list)
+        for record in keyed:
+            by_thread[record.thread_id].append(record.seq)
+        assert all(seqs == list(range(len(seqs))) for seqs in by_thread.values())
+        split = [r.event for r in keyed if r.thread_id == "split"]
+        assert split[0].startswith(b'{"type":"RUN_STARTED","threadId":"split"')
+        assert len(split) == 22  # split-a.jsonl's events, then those of deeper/split-b.jsonl
+
+    def test_a_recording_without_a_thread_is_named_after_its_file(
+        self, archive: Archive, capsysbinary: pytest.CaptureFixture[bytes]
+    ) -> None:
+        root, _ = archive
+        keyed = envelopes(capsysbinary, str(root / "no-run-started.jsonl"))
+        assert {r.thread_id for r in keyed} == {"no-run-started"}
+
+    def test_the_event_bytes_are_the_recorded_ones(
+        self, archive: Archive, capsysbinary: pytest.CaptureFixture[bytes]
+    ) -> None:
+        root, files = archive
+        keyed = envelopes(capsysbinary, str(root / "recording.jsonl"))
+        assert b"\n".join(r.event for r in keyed) + b"\n" == files["recording.jsonl"]
+
+    def test_a_pattern_matching_nothing_is_a_usage_error(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        assert main(["envelope", f"{tmp_path}/*.jsonl"]) == 2
+        assert "matches no file" in capsys.readouterr().err
+
+    def test_a_missing_file_is_a_usage_error(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        assert main(["envelope", str(tmp_path / "absent.jsonl")]) == 2
+        assert "absent.jsonl" in capsys.readouterr().err
+
+
+class TestBatchArguments:
+    @pytest.mark.parametrize(
+        ("argv", "ours", "beam"),
+        [
+            (["batch", "a/*", "--out", "o"], ["batch", "a/*", "--out", "o"], []),
+            (
+                ["batch", "a/*", "--out", "o", "--", "--runner", "FlinkRunner", "--", "x"],
+                ["batch", "a/*", "--out", "o"],
+                ["--runner", "FlinkRunner", "--", "x"],
+            ),
+            (["-v", "batch", "a", "--out=o", "--"], ["-v", "batch", "a", "--out=o"], []),
+            (["process", "--", "-odd-name.jsonl"], ["process", "--", "-odd-name.jsonl"], []),
+            (["process", "--", "batch"], ["process", "--", "batch"], []),
+        ],
+    )
+    def test_beam_options_follow_the_first_double_dash(
+        self, argv: list[str], ours: list[str], beam: list[str]
+    ) -> None:
+        assert split_passthrough(argv) == (ours, beam)
+
+    def test_without_beam_it_says_how_to_install_it(self, tmp_path: Path) -> None:
+        probe = (
+            "import sys\n"
+            "sys.modules['apache_beam'] = None  # as if the extra were not installed\n"
+            "from a2ui_stream._shell.cli import main\n"
+            f"sys.exit(main(['batch', {str(tmp_path)!r}, '--out', {str(tmp_path / 'o')!r}]))\n"
+        )
+        done = subprocess.run(  # noqa: S603 - our interpreter, our probe
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 2
+        assert "pip install 'a2ui-stream[beam]'" in done.stderr
+        assert "Traceback" not in done.stderr
