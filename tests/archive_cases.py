@@ -20,6 +20,7 @@ import msgspec
 from stream_cases import LIFECYCLE, RECORDING, to_sse
 
 from a2ui_stream._engine.threads import ThreadFold, ThreadResult, find_thread, thread_name
+from a2ui_stream._state.wire import encode
 from a2ui_stream._wire.framing import Frame, Framer
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -42,7 +43,7 @@ BAD_LINES = (
     b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\xff"}\n',
     b'{"type":"RUN_STARTED","runId":""}\n',
 )
-ENCODE = msgspec.json.Encoder().encode
+ENCODE = encode  # as the sinks write: numbers as JSON.stringify does
 #: An archive on disk: its root, and each file's bytes by path under it.
 Archive: TypeAlias = tuple[Path, dict[str, bytes]]
 

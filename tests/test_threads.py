@@ -81,6 +81,31 @@ class TestFoldEqualsProcessFinal:
             )
         assert any(result.diagnostics for result in results.values())
 
+    def test_numbers_are_written_as_process_writes_them(
+        self, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+    ) -> None:
+        """A size of 1e21 and a gap of -0.0 print as JavaScript prints them, in both."""
+        content = (
+            b'{"a2ui_operations":[{"version":"v0.9","createSurface":{"surfaceId":"s",'
+            b'"catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s",'
+            b'"components":[{"id":"root","component":"Column","gap":-0.0,"children":["i"]},'
+            b'{"id":"i","component":"Image","url":"https://example.com/a.png","size":1e21}]}}]}'
+        )
+        recording = (
+            b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n'
+            b'{"type":"ACTIVITY_SNAPSHOT","messageId":"m","activityType":"a2ui-surface",'
+            b'"content":' + content + b"}\n"
+            b'{"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n'
+        )
+        path = tmp_path / "t.jsonl"
+        path.write_bytes(recording)
+        main(["process", "--final", str(path)])
+        printed = capsysbinary.readouterr().out
+        assert b"1e+21" in printed
+        assert b'"gap":0' in printed
+        (run,) = fold_thread("t", list(enumerate(payloads(recording)))).runs
+        assert ENCODE(run) + b"\n" == printed
+
     def test_arrival_order_does_not_matter(self) -> None:
         """The batch fold sorts by seq: any order of records gives the same bytes."""
         records = list(enumerate(payloads(RECORDING)))

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import msgspec
 
 from a2ui_stream._engine.processor import Processor
+from a2ui_stream._state.wire import FinalPart, FinalRun, final_run
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import Decoded, EventDecoder
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
@@ -31,7 +32,6 @@ from a2ui_stream._wire.framing import Frame
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from a2ui_stream._state.stream import RunState
     from a2ui_stream._wire.limits import Limits
 
 __all__ = [
@@ -191,44 +191,6 @@ def thread_name(path: str) -> str:
     name = path.rpartition("/")[2]
     stem, dot, _ = name.rpartition(".")
     return stem if dot and stem else name
-
-
-class FinalPart(msgspec.Struct, kw_only=True, rename="camel"):
-    """One part of a run's final state, as ``process --final`` prints it."""
-
-    tool_call_id: str
-    tool_name: str
-    surface_id: str
-    args: Any
-
-
-class FinalRun(msgspec.Struct, kw_only=True, rename="camel"):
-    """One run's final parts: a ``process --final`` line."""
-
-    run_id: str | None
-    thread_id: str | None
-    parts: list[FinalPart]
-
-
-def final_run(run: RunState) -> FinalRun:
-    """The record ``process --final`` prints for a run.
-
-    Args:
-        run: the run, once its input ended.
-
-    Returns:
-        Its ids and its parts in display order.
-    """
-    parts = [
-        FinalPart(
-            tool_call_id=part.tool_call_id,
-            tool_name=part.tool_name,
-            surface_id=part.surface_id,
-            args=part.args,
-        )
-        for part in run.parts.values()
-    ]
-    return FinalRun(run_id=run.run_id, thread_id=run.thread_id, parts=parts)
 
 
 class RunLifecycle(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):

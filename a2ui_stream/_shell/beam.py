@@ -45,6 +45,7 @@ from a2ui_stream._engine.threads import (
     key_envelope,
     thread_name,
 )
+from a2ui_stream._state.wire import encode
 from a2ui_stream._wire.diagnostics import Diagnostic
 from a2ui_stream._wire.framing import Frame, Framer
 
@@ -458,15 +459,12 @@ class WriteResults(beam.PTransform):  # type: ignore[misc]  # Beam is untyped to
         )
 
 
-_JSON = msgspec.json.Encoder()
-
-
 def _line(element: tuple[ThreadResult, float]) -> bytes:
-    return _JSON.encode(element[0])
+    return encode(element[0])  # numbers as ``process --final`` writes them
 
 
 def _document(summary: sums.Summary) -> bytes:
-    return msgspec.json.format(_JSON.encode(summary))
+    return msgspec.json.format(encode(summary))
 
 
 def _summarized(element: tuple[ThreadResult, float]) -> sums.Summary:

@@ -28,7 +28,17 @@ if TYPE_CHECKING:
 
     from a2ui_stream._state.stream import HistoryEntry, Part, PartDiff, RunState
 
-__all__ = ["diff_line", "entry_line", "history_line", "part_line", "run_line"]
+__all__ = [
+    "FinalPart",
+    "FinalRun",
+    "diff_line",
+    "encode",
+    "entry_line",
+    "final_run",
+    "history_line",
+    "part_line",
+    "run_line",
+]
 
 _ENCODER = JsonEncoder()  # numbers as JSON.stringify writes them
 
@@ -48,22 +58,26 @@ class _DiffLine(msgspec.Struct, kw_only=True, rename="camel", omit_defaults=True
     history: bool = False
 
 
-class _PartLine(msgspec.Struct, kw_only=True, rename="camel"):
+class FinalPart(msgspec.Struct, kw_only=True, rename="camel"):
+    """One part of a run's final state, as ``--final`` (and an archive's result) lists it."""
+
     tool_call_id: str
     tool_name: str
     surface_id: str
     args: Any
 
 
-class _RunLine(msgspec.Struct, kw_only=True, rename="camel"):
+class FinalRun(msgspec.Struct, kw_only=True, rename="camel"):
+    """One run's final parts: a line of ``--final``, and a run of an archive's result."""
+
     run_id: str | None
     thread_id: str | None
-    parts: list[_PartLine]
+    parts: list[FinalPart]
 
 
 class _EntryLine(msgspec.Struct, kw_only=True, rename="camel"):
     message_id: str
-    parts: list[_PartLine]
+    parts: list[FinalPart]
 
 
 class _HistoryLine(msgspec.Struct, kw_only=True):
@@ -95,9 +109,9 @@ def diff_line(diff: PartDiff, *, patch: bool = False) -> bytes:
     return _ENCODER.encode(line)
 
 
-def _parts(parts: Iterable[Part]) -> list[_PartLine]:
+def _parts(parts: Iterable[Part]) -> list[FinalPart]:
     return [
-        _PartLine(
+        FinalPart(
             tool_call_id=part.tool_call_id,
             tool_name=part.tool_name,
             surface_id=part.surface_id,
@@ -112,10 +126,19 @@ def part_line(part: Part) -> bytes:
     return _ENCODER.encode(_parts((part,))[0])
 
 
+def final_run(run: RunState) -> FinalRun:
+    """The record ``--final`` prints for a run: its ids and its parts in display order."""
+    return FinalRun(run_id=run.run_id, thread_id=run.thread_id, parts=_parts(run.parts.values()))
+
+
 def run_line(run: RunState) -> bytes:
     """A run as one line of ``--final`` (without the line feed)."""
-    line = _RunLine(run_id=run.run_id, thread_id=run.thread_id, parts=_parts(run.parts.values()))
-    return _ENCODER.encode(line)
+    return _ENCODER.encode(final_run(run))
+
+
+def encode(value: object) -> bytes:
+    """Any value holding these records, numbers written as ``JSON.stringify`` does."""
+    return _ENCODER.encode(value)
 
 
 def _entry(entry: HistoryEntry) -> _EntryLine:
