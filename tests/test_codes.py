@@ -65,6 +65,7 @@ PINNED = frozenset(
         "event.field_missing",
         "event.invalid",
         "history.orphan_activity",
+        "archive.envelope_invalid",
         "json.invalid",
         "json.invalid_utf8",
         "json.not_object",

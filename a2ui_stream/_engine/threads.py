@@ -26,6 +26,7 @@ from a2ui_stream._engine.processor import Processor
 from a2ui_stream._state.wire import FinalPart, FinalRun, final_run
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import Decoded, EventDecoder
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.framing import Frame
 
@@ -51,7 +52,7 @@ __all__ = [
 ]
 
 #: Diagnostic code of an interleaved-log line that is not an envelope.
-ENVELOPE_INVALID = "archive.envelope_invalid"
+ENVELOPE_INVALID = Code.ARCHIVE_ENVELOPE_INVALID
 
 
 class Keyed(msgspec.Struct, frozen=True, array_like=True):

@@ -172,6 +172,12 @@ class Code(enum.StrEnum):
     #: WARNING (DEBUG while its data is pending): a function call that failed; value dropped.
     CONVERT_FUNCTION_FAILED = "convert.function_failed"
 
+    # -- archives (_engine.threads) -------------------------------------------------------
+
+    #: ERROR: an interleaved archive line that is not a ``{"threadId","seq","event"}``
+    #: envelope; skipped, counted against no thread.
+    ARCHIVE_ENVELOPE_INVALID = "archive.envelope_invalid"
+
     # -- the shell (_shell) ------------------------------------------------------------
 
     #: ERROR: a log line that is not a valid event; replay keeps the state before it.
