@@ -115,10 +115,13 @@ STAGES: tuple[StageSpec, ...] = (
         "always",
     ),
     StageSpec(
-        "change detection",
+        "plan building",
         "conversion",
-        (Site("a2ui_stream._convert.converter", "", "changes_between"),),
-        "resent",
+        (Site("a2ui_stream._convert.plans", "Plans", "build"),),
+        "planned",
+    ),
+    StageSpec(
+        "plan runs", "conversion", (Site("a2ui_stream._convert.plans", "Plan", "run"),), "planned"
     ),
     StageSpec(
         "part diffing", "", (Site("a2ui_stream._state.stream", "_Diff", "patch"),), "patches"
@@ -136,11 +139,17 @@ _RESENDING = frozenset(
         "many-surfaces",
     }
 )
+#: Workloads whose one component set is re-sent often enough, even at a smoke run's
+#: size, to be compiled into a plan (at its ``COMPILE_AT``-th sighting). The others may
+#: or may not be: chat surfaces are re-sent fewer times than that, data-churn-all and
+#: the deltas only at larger sizes, and big-surface's sets are too large to compile.
+_PLANNED = frozenset({"data-churn-cumulative"})
 #: When a stage must record calls, by workload name and whether part diffs are patched.
 _REQUIRED: dict[str, Callable[[str, bool], bool]] = {
     "always": lambda _workload, _patches: True,
     "delta": lambda workload, _patches: workload.endswith("-delta"),
     "resent": lambda workload, _patches: workload in _RESENDING,
+    "planned": lambda workload, _patches: workload in _PLANNED,
     "patches": lambda _workload, patches: patches,
 }
 

@@ -145,28 +145,34 @@ def output_problems(diffs: Iterable[PartDiff], limits: Limits) -> list[str]:
 
 
 def conversion_problems(state: StreamState, limits: Limits) -> list[str]:
-    """Check that every conversion a state keeps equals converting its surface afresh.
+    """Check that what a state holds of each surface's conversion equals a fresh one.
 
-    The converter's contract: a conversion that reused an earlier one's subtrees gives
-    the element and the warnings a conversion without it gives. (The diagnostics a
-    stream reports are not comparable so: they report each warning when it appears.)
+    The converter's contract: a conversion built on an earlier one (a plan, a patch,
+    appended children) gives the element and the warnings a conversion without it
+    gives. A state keeps, per live surface, the part (the element) and the warnings of
+    its latest conversion (``RunState.reported``); the conversions themselves are a
+    cache beside the state. (The diagnostics a stream reports are not comparable so:
+    they report each warning when it appears.)
 
     Args:
         state: a reducer's or processor's state.
         limits: the limits it ran with.
 
     Returns:
-        One sentence per conversion that differs; empty when all agree.
+        One sentence per surface whose part or warnings differ; empty when all agree.
     """
     converter = Converter(limits=limits)
     out: list[str] = []
     for index, run in enumerate(state.runs):
-        for surface_id, (surface, conversion) in run.cache.value.items():
-            fresh = converter.convert(surface)
-            if _encode(conversion.element) != _encode(fresh.element):
+        for surface_id, owner in run.surfaces().items():
+            fresh = converter.convert(owner)
+            part = run.parts.get(surface_id)
+            element = None if part is None else part.args
+            if _encode(element) != _encode(fresh.element):
                 out.append(f"run {index}, surface {surface_id!r}: element differs from fresh")
-            if conversion.warnings != fresh.warnings:
-                got = [(w.code, w.component_id) for w in conversion.warnings]
+            warnings = run.reported.get(surface_id, ())
+            if warnings != fresh.warnings:
+                got = [(w.code, w.component_id) for w in warnings]
                 want = [(w.code, w.component_id) for w in fresh.warnings]
                 out.append(f"run {index}, surface {surface_id!r}: warnings {got} != {want}")
     return out

@@ -56,11 +56,11 @@ def hand_built(profiler: ModuleType, **changes: Any) -> Any:
         {"name": "reducer", "calls": 50, "seconds": 0.080},
         {"name": "operation decode", "parent": "reducer", "calls": 20, "seconds": 0.005},
         {"name": "conversion", "parent": "reducer", "calls": 10, "seconds": 0.060},
-        {"name": "change detection", "parent": "conversion", "calls": 9, "seconds": 0.020},
+        {"name": "plan runs", "parent": "conversion", "calls": 9, "seconds": 0.020},
         {"name": "part diffing", "calls": 0, "seconds": 0.0},
     ]
     hotspots = [
-        {"function": "a2ui_stream._convert.run:visit", "calls": 1000, "self_seconds": 0.05},
+        {"function": "a2ui_stream._convert.walk:visit", "calls": 1000, "self_seconds": 0.05},
         {"function": "msgspec.json:Decoder.decode", "calls": 40, "self_seconds": 0.025},
     ]
     raw = {
@@ -93,7 +93,7 @@ class TestProfileSection:
         assert "| total (ours) | | 100 | 100% | 10.00 |" in text
         assert "| framing + event decode | 4 | 10.0 | 10.0% | 1.00 |" in text
         assert "| &emsp;conversion | 10 | 60.0 | 60.0% | 6.00 |" in text
-        assert "| &emsp;&emsp;change detection | 9 | 20.0 | 20.0% | 2.00 |" in text
+        assert "| &emsp;&emsp;plan runs | 9 | 20.0 | 20.0% | 2.00 |" in text
         assert "| limit (msgspec decode) | | 10.0 | | 1.00 |" in text
 
     def test_rests_and_other_come_from_non_overlapping_stages(
@@ -102,7 +102,7 @@ class TestProfileSection:
         """Rest rows subtract only direct children; other subtracts only top-level stages."""
         text = "\n".join(report.profile_section([hand_built(profiler)]))
         assert "| &emsp;&emsp;rest of conversion |  | 40.0 | 40.0% | 4.00 |" in text
-        # 80 - (5 + 60): change detection is inside conversion, not subtracted again.
+        # 80 - (5 + 60): plan runs are inside conversion, not subtracted again.
         assert "| &emsp;rest of reducer |  | 15.0 | 15.0% | 1.50 |" in text
         # The total less framing, reducer and part diffing: 100 ms less 90 ms.
         assert "| other |  | 10.0 | 10.0% | 1.00 |" in text
@@ -123,7 +123,7 @@ class TestProfileSection:
         found.stages[4].calls, found.stages[4].seconds = 0, 0.0
         text = "\n".join(report.profile_section([found]))
         assert "rest of conversion" not in text
-        assert "Not called on this workload: change detection, part diffing." in text
+        assert "Not called on this workload: plan runs, part diffing." in text
 
     def test_sentence_is_computed_from_the_largest_stage(
         self, profiler: ModuleType, report: ModuleType
@@ -133,13 +133,13 @@ class TestProfileSection:
         assert (
             "On chat-mixed, conversion takes the most time: 60% of the total, 6.00x the "
             "decode limit, of 10.00x in all; the function with the most self time is "
-            "`a2ui_stream._convert.run:visit` (25% under cProfile)."
+            "`a2ui_stream._convert.walk:visit` (25% under cProfile)."
         ) in text
 
     def test_hotspots_table(self, profiler: ModuleType, report: ModuleType) -> None:
         """Functions show calls, self ms and their share of the profiled self time."""
         text = "\n".join(report.profile_section([hand_built(profiler)]))
-        assert "| `a2ui_stream._convert.run:visit` | 1,000 | 50.0 | 25.0% |" in text
+        assert "| `a2ui_stream._convert.walk:visit` | 1,000 | 50.0 | 25.0% |" in text
         assert "| `msgspec.json:Decoder.decode` | 40 | 25.0 | 12.5% |" in text
 
     def test_partial_and_failed_profiles_say_so(
@@ -156,13 +156,16 @@ class TestProfileSection:
 
 class TestProfileChild:
     def test_every_stage_runs_on_chat_mixed(self, profiler: ModuleType, chat: bytes) -> None:
-        """On chat-mixed every stage but the delta and patch ones records calls and time."""
+        """On chat-mixed every stage but the delta, patch and plan ones records calls and time.
+
+        Its surfaces are re-sent fewer times than a component set takes to be compiled.
+        """
         found = profiler.profile("chat-mixed", chat)
         assert found.ok, found.error
         assert found.limit_seconds > 0
         assert found.seconds > 0
         calls = {stage.name: stage.calls for stage in found.stages}
-        idle = {"content patch (deltas)", "part diffing"}
+        idle = {"content patch (deltas)", "part diffing", "plan building", "plan runs"}
         assert all(count > 0 for name, count in calls.items() if name not in idle), calls
         assert calls["content patch (deltas)"] == calls["part diffing"] == 0
         assert 0 < len(found.hotspots) <= 12
@@ -181,7 +184,7 @@ class TestProfileChild:
         data = b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n'
         found = profiler.profile("chat-mixed", data)
         assert not found.ok
-        assert {"operation decode", "conversion", "change detection"} <= set(found.missing)
+        assert {"operation decode", "conversion"} <= set(found.missing)
         assert "no calls recorded" in found.error
 
     def test_vanished_call_site_fails_loudly(

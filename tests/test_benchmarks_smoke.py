@@ -42,11 +42,10 @@ PROFILED_EVERYWHERE = {
     "conversion",
 }
 PROFILED_BY_WORKLOAD = {
-    "chat-mixed": {"data sharing", "change detection"},
-    "data-churn-cumulative": {"data sharing", "change detection"},
-    "data-churn-all": {"data sharing", "change detection"},
-    "data-churn-delta": {"content patch (deltas)", "change detection", "part diffing"},
-    "many-surfaces": {"change detection"},
+    "chat-mixed": {"data sharing"},
+    "data-churn-cumulative": {"data sharing", "plan building", "plan runs"},
+    "data-churn-all": {"data sharing"},
+    "data-churn-delta": {"content patch (deltas)", "part diffing"},
 }
 
 

@@ -3,6 +3,11 @@
 Each property runs a bounded number of examples so the file stays fast on two cores.
 The generators build small worlds on purpose: few surface ids, few component ids, so
 that references hit, cycles happen, and surfaces are updated rather than only created.
+
+The oracle of the converter's tiers lives here too: a surface converted by the walk,
+by a compiled plan, and incrementally (plan patches, root appends) gives the same args
+and the same diagnostics on every generated case (:class:`TestTiers`, and every
+:class:`TestIncremental` stream run both ways).
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import msgspec
@@ -29,7 +34,17 @@ from a2ui_stream import (
     encode_event,
 )
 from a2ui_stream import events as ev
-from a2ui_stream._tree.patch import PatchError, apply_patch
+from a2ui_stream._convert import plans
+from a2ui_stream._convert.converter import Converter
+from a2ui_stream._convert.walk import Walk
+from a2ui_stream._state.surface import apply_operations
+from a2ui_stream._tree.patch import DataChange, PatchError, apply_patch
+from a2ui_stream.a2ui import normalize_message
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import pytest
 
 _encode = msgspec.json.Encoder().encode
 _SETTINGS = settings(
@@ -365,6 +380,31 @@ def _from_scratch(ops: list[Any], limits: Limits) -> dict[str, Any]:
     return {part.surface_id: part.args for part in state.current.parts.values()}
 
 
+#: The sightings a component set needs before it is compiled, per tier: every set at
+#: once (plans, patches and appends everywhere), and never (the walk alone).
+_TIERS = (1, 10**9)
+
+
+def _both_tiers(
+    monkeypatch: pytest.MonkeyPatch, feed: Callable[[], tuple[Processor, list[Any]]]
+) -> Processor:
+    """Run ``feed`` with plans at first sight and with none; both give the same output.
+
+    Returns:
+        The processor of the compiling run.
+    """
+    outputs = []
+    for at in _TIERS:
+        monkeypatch.setattr(plans, "COMPILE_AT", at)
+        processor, diffs = feed()
+        outputs.append((_encode(diffs), _encode(processor.take_diagnostics()), processor))
+    (diffs_a, warned_a, compiled), (diffs_b, warned_b, walked) = outputs
+    assert diffs_a == diffs_b
+    assert warned_a == warned_b
+    assert _final_args(compiled) == _final_args(walked)
+    return compiled
+
+
 class TestIncremental:
     """Incremental processing equals processing the final snapshot from scratch.
 
@@ -399,49 +439,59 @@ class TestIncremental:
 
     @_SETTINGS
     @given(first=OPERATION_LISTS, later=st.lists(operations(), max_size=5), limits=_LIMITS)
-    def test_deltas(self, first: list[Any], later: list[Any], limits: Limits) -> None:
+    def test_deltas(
+        self, monkeypatch: pytest.MonkeyPatch, first: list[Any], later: list[Any], limits: Limits
+    ) -> None:
         """A snapshot then appending deltas equals one snapshot holding every operation."""
-        processor = Processor(limits=limits)
-        processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')
-        processor.feed(_encode(_snapshot("m", first)) + b"\n")
-        for op in later:
-            delta = {
-                "type": "ACTIVITY_DELTA",
-                "messageId": "m",
-                "activityType": "a2ui-surface",
-                "patch": [{"op": "add", "path": "/a2ui_operations/-", "value": op}],
-            }
-            processor.feed(_encode(delta) + b"\n")
-        processor.close()
-        assert _final_args(processor) == _from_scratch(first + later, limits)
-        assert conversion_problems(processor.state, limits) == []
+
+        def feed() -> tuple[Processor, list[Any]]:
+            processor = Processor(limits=limits)
+            diffs = processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')
+            diffs += processor.feed(_encode(_snapshot("m", first)) + b"\n")
+            for op in later:
+                delta = {
+                    "type": "ACTIVITY_DELTA",
+                    "messageId": "m",
+                    "activityType": "a2ui-surface",
+                    "patch": [{"op": "add", "path": "/a2ui_operations/-", "value": op}],
+                }
+                diffs += processor.feed(_encode(delta) + b"\n")
+            return processor, diffs + processor.close()
+
+        compiled = _both_tiers(monkeypatch, feed)
+        assert _final_args(compiled) == _from_scratch(first + later, limits)
+        assert conversion_problems(compiled.state, limits) == []
 
     @_SETTINGS
     @given(patches=st.lists(REPLACE_PATCHES, min_size=1, max_size=6), limits=_LIMITS)
-    def test_replacing_data_values(self, patches: list[list[Any]], limits: Limits) -> None:
+    def test_replacing_data_values(
+        self, monkeypatch: pytest.MonkeyPatch, patches: list[list[Any]], limits: Limits
+    ) -> None:
         """Deltas that replace data values paint what a fresh reducer paints from the result.
 
         Such deltas are read for the data paths they change instead of diffing the
         models; the patches mix value replacements with replacements of a whole row,
         the whole model and the whole operation, which that reading must not trust.
         """
-        processor = Processor(limits=limits)
-        processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')
-        content: Any = {"a2ui_operations": _ROWS_SURFACE}
-        processor.feed(_encode(_snapshot("m", _ROWS_SURFACE)) + b"\n")
-        for patch in patches:
-            delta = {
-                "type": "ACTIVITY_DELTA",
-                "messageId": "m",
-                "activityType": "a2ui-surface",
-                "patch": patch,
-            }
-            processor.feed(_encode(delta) + b"\n")
-            with contextlib.suppress(PatchError):  # a failing patch changes nothing
-                content = apply_patch(content, patch)
-            expected = _from_scratch(content["a2ui_operations"], limits)
-            assert _final_args(processor) == expected
-            assert conversion_problems(processor.state, limits) == []
+        for at in _TIERS:
+            monkeypatch.setattr(plans, "COMPILE_AT", at)
+            processor = Processor(limits=limits)
+            processor.feed(b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n')
+            content: Any = {"a2ui_operations": _ROWS_SURFACE}
+            processor.feed(_encode(_snapshot("m", _ROWS_SURFACE)) + b"\n")
+            for patch in patches:
+                delta = {
+                    "type": "ACTIVITY_DELTA",
+                    "messageId": "m",
+                    "activityType": "a2ui-surface",
+                    "patch": patch,
+                }
+                processor.feed(_encode(delta) + b"\n")
+                with contextlib.suppress(PatchError):  # a failing patch changes nothing
+                    content = apply_patch(content, patch)
+                expected = _from_scratch(content["a2ui_operations"], limits)
+                assert _final_args(processor) == expected
+                assert conversion_problems(processor.state, limits) == []
 
     @_SETTINGS
     @given(ops=OPERATION_LISTS, cut=st.integers(0, 10))
@@ -453,6 +503,106 @@ class TestIncremental:
         processor.feed(_encode(_snapshot("m", ops)) + b"\n")
         assert _final_args(processor) == _from_scratch(ops, _TINY)
         assert conversion_problems(processor.state, _TINY) == []
+
+
+def _surfaces(ops: list[Any], limits: Limits) -> list[Any]:
+    messages = [normalize_message(op, index=index) for index, op in enumerate(ops)]
+    surfaces, _ = apply_operations({}, messages, limits=limits)
+    return list(surfaces.values())
+
+
+@st.composite
+def _component_sets(draw: Any) -> list[Any]:
+    """The operations of one surface that has a root: compiled, mostly, into a plan."""
+    comps = [
+        {"id": "root", "component": "Column", "children": draw(CHILDREN)},
+        *(_component(draw(KINDS), cid, draw) for cid in ("a", "b", "c", "d")),
+    ]
+    return [
+        {"version": "v0.9", "createSurface": {"surfaceId": "s1", "catalogId": "basic"}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": "s1", "components": comps}},
+    ]
+
+
+#: Data models whose keys the generated bindings read, so that plans replay them.
+_MODELS = st.fixed_dictionaries(
+    {
+        "a": SCALARS | st.fixed_dictionaries({"b": SCALARS}),
+        "items": st.lists(st.fixed_dictionaries({"name": SCALARS, "a": SCALARS}), max_size=4),
+        "name": SCALARS,
+    }
+)
+
+
+class TestTiers:
+    """Plans give what the walk gives, on any components and any data."""
+
+    @_SETTINGS
+    @given(
+        ops=OPERATION_LISTS | _component_sets(),
+        models=st.lists(_MODELS | JSON_VALUES | st.just(msgspec.UNSET), min_size=1, max_size=4),
+        limits=_LIMITS,
+    )
+    def test_a_plan_run_equals_the_walk(
+        self, ops: list[Any], models: list[Any], limits: Limits
+    ) -> None:
+        """Every surface's plan, run against many data models, converts as the walk does."""
+        converter = Converter(limits=limits)
+        for built in _surfaces(ops, limits):
+            plan = converter._plans.build(built)
+            for model in models:
+                surface = msgspec.structs.replace(built, data_model=model)
+                walk = Walk(converter._setup, surface)
+                expected = (walk.convert(surface.root_id), walk.warnings())
+                if plan is not None:
+                    walk = Walk(converter._setup, surface)
+                    element = plan.run(walk)
+                    if element is not None:
+                        assert _encode((element, walk.warnings())) == _encode(expected)
+
+    @_SETTINGS
+    @given(
+        rows=st.lists(_ROW, max_size=5),
+        edits=st.lists(
+            st.tuples(st.integers(0, 4), st.sampled_from(["name", "price", "title"]), SCALARS),
+            min_size=1,
+            max_size=6,
+        ),
+        limits=_LIMITS,
+    )
+    def test_patches_equal_the_walk(
+        self, rows: list[Any], edits: list[tuple[int, str, Any]], limits: Limits
+    ) -> None:
+        """Data changes named by a claim, patched into items, convert as the walk does."""
+        ops = [*_ROWS_SURFACE[:2], {**_ROWS_SURFACE[2]}]
+        ops[2] = {
+            "version": "v0.9",
+            "updateDataModel": {"surfaceId": "s1", "value": {"title": "t", "items": rows}},
+        }
+        (surface,) = _surfaces(ops, limits)
+        converter = Converter(limits=limits)
+        previous = None
+        for _ in range(plans.COMPILE_AT):
+            previous = converter.convert(surface, previous)
+        for index, key, value in edits:
+            model: Any = surface.data_model
+            items = list(model["items"])
+            if key == "title":
+                path: tuple[str, ...] = ("title",)
+                model = {**model, "title": value}
+            elif index < len(items):
+                path = ("items", str(index), key)
+                items[index] = {**items[index], key: value}
+                model = {**model, "items": items}
+            else:
+                continue
+            changed = msgspec.structs.replace(surface, data_model=model)
+            claim = DataChange(surface.data_model, model, (path,))
+            incremental = converter.convert(changed, previous, known=[claim])
+            walk = Walk(converter._setup, changed)
+            expected = (walk.convert(changed.root_id), walk.warnings())
+            assert _encode((incremental.element, incremental.warnings)) == _encode(expected)
+            surface, previous = changed, incremental
 
 
 EVENTS = st.one_of(

@@ -1,19 +1,26 @@
 """Conversion: an A2UI surface to the generative UI element tree of a ``present`` call.
 
-Owns the converter's public face: :class:`Converter` (tables and limits resolved once)
-and :class:`Conversion` (one result, carrying what the next conversion may reuse).
-Upstream's converter (assistant-ui ``convertSurfaceToUISpec``, reference converter
-sections 1f and 2) is reproduced key for key wherever its output is valid; every
-element emitted also validates against :mod:`a2ui_stream._convert.vocabulary`.
+Owns the converter's public face: :class:`Converter` (tables, limits and plans decided
+once) and :class:`Conversion` (one result). Upstream's converter (assistant-ui
+``convertSurfaceToUISpec``, reference converter sections 1f and 2) is reproduced key
+for key wherever its output is valid; every element emitted also validates against
+:mod:`a2ui_stream._convert.vocabulary`.
 
-The work is split by concept, each module importing only those below it:
+One snapshot, top to bottom, in :meth:`Converter.convert`:
 
-- :mod:`a2ui_stream._convert.elements`: what each component type becomes, actions, URL safety.
-- :mod:`a2ui_stream._convert.run`: one conversion in progress: traversal, limits, templates,
-  scopes, binding resolution, warnings.
-- :mod:`a2ui_stream._convert.reuse`: memos of converted subtrees and what changed since.
-- :mod:`a2ui_stream._convert.functions`: ``formatString`` and the formatting functions.
-- :mod:`a2ui_stream._convert.bindings`: binding, call and template shapes; pointers; reading data.
+1. A surface converted before, unchanged, gives the same conversion again.
+2. A change the caller can name (``known``) from a conversion the converter made is
+   applied to that conversion's element: changed data inside template items rebuilds
+   those items (:meth:`~a2ui_stream._convert.plans.Plan.patch`), and components
+   appended to the root's children convert just those (:func:`_appended`).
+3. Otherwise :class:`~a2ui_stream._convert.plans.Plans` gives the plan of the surface's
+   component set once it has been seen often enough, and the plan builds the tree from
+   the data model, leaving to the walk whatever it cannot replay.
+4. Otherwise :class:`~a2ui_stream._convert.walk.Walk` interprets the components,
+   calling the handler of each component type (:mod:`~a2ui_stream._convert.elements`)
+   with a :class:`~a2ui_stream._convert.walk.Context`.
+
+Every path gives what the walk gives; the property tests hold them to it.
 
 Must not import: the reducer, events, request or shell modules. Does no I/O, no logging.
 """
@@ -25,18 +32,36 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from a2ui_stream._convert.elements import HANDLERS
-from a2ui_stream._convert.reuse import Basis, Memo, changes_between
-from a2ui_stream._convert.run import Run, Setup
+from a2ui_stream._convert.plans import Plan, Plans
+from a2ui_stream._convert.walk import ROOT_SCOPE, Setup, Walk, unknown_key
+from a2ui_stream._state.surface import ComponentChange, Surface
+from a2ui_stream._tree.frozen import FrozenDict, FrozenList
+from a2ui_stream._tree.patch import DataChange
 from a2ui_stream._wire.diagnostics import Diagnostic
 from a2ui_stream._wire.limits import Limits
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from a2ui_stream._state.surface import ComponentChange, Surface
-    from a2ui_stream._tree.patch import DataChange
-
 __all__ = ["Conversion", "Converter"]
+
+
+class Made(msgspec.Struct, frozen=True, gc=False):
+    """How a conversion was made, for a later conversion of the same surface to build on.
+
+    Attributes:
+        surface: the surface converted.
+        plan: the plan whose root scope built the element, or ``None``.
+        nodes: the node budget the conversion used.
+        work: the work budget it used.
+        stopped: a budget ran out, and the walk refused every reference after it.
+    """
+
+    surface: Surface
+    plan: Any
+    nodes: int
+    work: int
+    stopped: bool = False
 
 
 class Conversion(msgspec.Struct, frozen=True):
@@ -50,15 +75,15 @@ class Conversion(msgspec.Struct, frozen=True):
 
     element: dict[str, Any] | None
     warnings: tuple[Diagnostic, ...]
-    _memo: Any = None
-    _basis: Any = None
+    _made: Made | None = None
 
 
 class Converter:
-    """Converts surfaces to element trees, reusing unchanged subtrees of a previous result.
+    """Converts surfaces to element trees; compiles the component sets it sees again.
 
     The component table and limits are resolved once here; :meth:`convert` branches
     only on data. Converting is linear in the elements emitted, whatever the input.
+    The plans it keeps are a cache: a conversion's result never depends on them.
     """
 
     def __init__(self, *, limits: Limits = Limits()) -> None:  # noqa: B008 (immutable default)
@@ -70,6 +95,7 @@ class Converter:
         """
         self._limits = limits
         self._setup = Setup(HANDLERS, limits)
+        self._plans = Plans(self._setup)
 
     def convert(
         self,
@@ -82,29 +108,32 @@ class Converter:
 
         Args:
             surface: the surface to convert.
-            previous: an earlier conversion of the same surface by this converter; its
-                unchanged subtrees are reused. The result always equals a conversion
-                without it.
-            known: claims of how the data or the components changed since
-                ``previous`` (read off a patch), each checked by identity; a matching
-                one spares a diff of the two data models, or a walk over every
-                component.
+            previous: an earlier conversion of the same surface by this converter: the
+                same surface gives it back, and a change named in ``known`` is applied
+                to its element. The result always equals a conversion without it.
+            known: claims of how the data or the components changed since ``previous``
+                (read off a patch or a re-sent snapshot), each checked by identity.
 
         Returns:
             The element tree (or ``None``) and the warnings. Never raises: an internal
             failure gives ``None`` and a ``convert.failed`` warning.
         """
-        basis = Basis(surface, self._limits)
+        made = previous._made if previous is not None else None  # noqa: SLF001 (our own)
+        if made is not None and made.surface is surface:
+            return previous  # type: ignore[return-value]  # made is previous's
         try:
-            changes = None
-            prev_root = None
-            if previous is not None:
-                old, memo = previous._basis, previous._memo  # noqa: SLF001 (our own memo)
-                if type(old) is Basis and type(memo) is Memo:
-                    changes = changes_between(old, basis, known)
-                    prev_root = memo if changes is not None else None
-            run = Run(self._setup, surface, changes)
-            root = run.root(surface.root_id, prev_root)
+            plan = self._plans.get(surface)
+            if previous is not None and made is not None and known:
+                patched = self._patched(surface, previous, made, plan, known)
+                if patched is not None:
+                    return patched
+            if plan is not None:
+                walk = Walk(self._setup, surface)
+                element = plan.run(walk)
+                if element is not None:
+                    return _result(element, walk, surface, plan)
+            walk = Walk(self._setup, surface)
+            element = walk.convert(surface.root_id)
         except Exception as exc:  # noqa: BLE001 (the contract: conversion never raises)
             failure = Diagnostic(
                 code="convert.failed",
@@ -112,9 +141,117 @@ class Converter:
                 surface_id=surface.surface_id,
             )
             return Conversion(element=None, warnings=(failure,))
-        return Conversion(
-            element=None if root is None else root.element,
-            warnings=run.warnings(),
-            _memo=root,
-            _basis=basis,
-        )
+        return _result(element, walk, surface, None)
+
+    def _patched(
+        self,
+        surface: Surface,
+        previous: Conversion,
+        made: Made,
+        plan: Plan | None,
+        known: Sequence[DataChange | ComponentChange],
+    ) -> Conversion | None:
+        """``previous`` with a change ``known`` names applied, when that is exact."""
+        before = made.surface
+        element = previous.element
+        if element is None or _basis(before) != _basis(surface):
+            return None
+        setup = self._setup
+
+        def walks() -> tuple[Walk, Walk]:
+            return Walk(setup, before), Walk(setup, surface)
+
+        for claim in known:
+            if type(claim) is DataChange:
+                if (
+                    plan is not None
+                    and made.plan is plan
+                    and claim.before is before.data_model
+                    and claim.after is surface.data_model
+                ):
+                    found = plan.patch(element, walks, claim.paths)
+                    if found is not None:
+                        patched, nodes, work = found
+                        nodes += made.nodes
+                        work += made.work
+                        if nodes <= self._setup.max_nodes and work <= self._setup.max_work:
+                            kept = Made(surface, plan, nodes=nodes, work=work)
+                            return Conversion(patched, previous.warnings, kept)
+            elif (
+                type(claim) is ComponentChange
+                and claim.before is before.components
+                and claim.after is surface.components
+                and before.data_model is surface.data_model
+            ):
+                return _appended(self._setup, surface, previous, made, claim)
+        return None
+
+
+def _basis(surface: Surface) -> tuple[str, str, str | None]:
+    """What a conversion depends on besides its components and data."""
+    return surface.surface_id, surface.version, surface.root_id
+
+
+def _result(element: Any, walk: Walk, surface: Surface, plan: Plan | None) -> Conversion:
+    made = Made(surface, plan, nodes=walk.nodes, work=walk.work, stopped=walk.stopped)
+    return Conversion(element, walk.warnings(), made)
+
+
+def _appended(
+    setup: Setup,
+    surface: Surface,
+    previous: Conversion,
+    made: Made,
+    claim: ComponentChange,
+) -> Conversion | None:
+    """A conversion after components were appended to the root's children, built on.
+
+    How an agent streams a list one component at a time. The references appended to
+    the root's ``children`` are the last the walk visits, so converting just those,
+    with the budgets the previous conversion left, gives the root's new tail and the
+    warnings after the old ones (once a budget stopped the walk, they are refused and
+    nothing changes). That holds when nothing the previous conversion reached named a
+    new component: none was missing where it looked. Anything else (a component
+    replaced, the root changed otherwise) gives ``None``, for a conversion anew.
+    """
+    before, after = made.surface.components, surface.components
+    root_id = surface.root_id
+    new_ids = claim.ids - {root_id}
+    if root_id is None or any(cid in before for cid in new_ids):
+        return None  # an existing component other than the root was replaced
+    if any(
+        warning.code == "convert.component_missing" and warning.component_id in new_ids
+        for warning in previous.warnings
+    ):
+        return None  # a component it looked for has arrived
+    element = previous.element
+    kept = Made(surface, None, nodes=made.nodes, work=made.work, stopped=made.stopped)
+    if root_id not in claim.ids:  # only components nothing reaches were added
+        return Conversion(element, previous.warnings, kept)
+    old, new = before.get(root_id), after.get(root_id)
+    if old is None or new is None or element is None or old.component != new.component:
+        return None
+    old_refs, new_refs = old.props.get("children"), new.props.get("children")
+    if type(old_refs) is not list or type(new_refs) is not list:
+        return None
+    size = len(old_refs)
+    if new_refs[:size] != old_refs or {**new.props, "children": old_refs} != old.props:
+        return None
+    if made.stopped:  # the walk refuses every reference after the budget ran out
+        return Conversion(element, previous.warnings, kept)
+    walk = Walk(setup, surface)
+    walk.nodes, walk.work = made.nodes, made.work
+    walk.visited.add(root_id)
+    tail = walk.refs(new, new_refs[size:], 1, ROOT_SCOPE)
+    if tail:
+        children = FrozenList([*element.get("children", ()), *tail])
+        element = FrozenDict({**element, "children": children})
+    given = [
+        unknown_key(before[w.component_id].component)
+        if w.code == "convert.unknown_component" and w.component_id in before
+        else w.code
+        for w in previous.warnings
+    ]
+    warnings = previous.warnings + walk.warnings(given)
+    grown = Made(surface, None, nodes=walk.nodes, work=walk.work, stopped=walk.stopped)
+    return Conversion(element, warnings, grown)

@@ -1,23 +1,27 @@
 """Parts: the surfaces a run owns, as ``present`` parts and the diffs between them.
 
 Owns which bucket owns a surface (genuine activity first, then the tool carriers; the
-most recently received bucket within each), converting an owned surface (reusing the
-cached conversion of the same surface object, reporting a warning only when it
-appears), and the part diffs of one event: a new part goes after the existing ones,
-an existing part keeps its place, an unchanged element tree gives no diff.
+most recently received bucket within each), converting an owned surface (reporting a
+warning only when it appears, not again at every redraw), and the part diffs of one
+event: a new part goes after the existing ones, an existing part keeps its place, an
+unchanged element tree gives no diff. Also owns :class:`Conversions`, the cache beside
+the state that keeps each surface's latest conversion for the converter to build on:
+a value inside a :class:`~a2ui_stream._state.stream.StreamState` is immutable, so what
+is only a speed-up lives here, and a state never depends on it.
 
-Must not import: the reducer or the shell. Pure: a run in, a new run out.
+Must not import: the reducer or the shell. Pure but for that cache: a run in, a new
+run out.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
 from a2ui_stream._state.stream import (
-    ConversionCache,
     HistoryEntry,
     Part,
     PartAdded,
@@ -38,9 +42,42 @@ if TYPE_CHECKING:
     from a2ui_stream._tree.patch import DataChange
     from a2ui_stream._wire.diagnostics import Diagnostic
 
-__all__ = ["history_diffs", "make_diff", "settle", "synthesize"]
+__all__ = ["Conversions", "history_diffs", "make_diff", "settle", "synthesize"]
 
 _replace = msgspec.structs.replace
+#: Surfaces whose latest conversion is kept; beyond, the least recently converted go.
+_MAX_CONVERSIONS: Final = 10_000
+
+
+class Conversions:
+    """The latest conversion of each surface, beside the state: a cache, nothing more.
+
+    Cleared when a run starts (no event reaches a past run's surfaces again) and bounded
+    in size, so memory follows the current run's live surfaces. A conversion found here
+    is only offered to the converter, which checks by identity that it was made from the
+    surface it builds on: a stale or foreign entry costs speed, never correctness.
+    """
+
+    __slots__ = ("_by_surface",)
+
+    def __init__(self) -> None:
+        self._by_surface: OrderedDict[str, Conversion] = OrderedDict()
+
+    def get(self, surface_id: str) -> Conversion | None:
+        return self._by_surface.get(surface_id)
+
+    def put(self, surface_id: str, conversion: Conversion) -> None:
+        by_surface = self._by_surface
+        by_surface[surface_id] = conversion
+        by_surface.move_to_end(surface_id)
+        if len(by_surface) > _MAX_CONVERSIONS:
+            by_surface.popitem(last=False)
+
+    def drop(self, surface_id: str) -> None:
+        self._by_surface.pop(surface_id, None)
+
+    def clear(self) -> None:
+        self._by_surface.clear()
 
 
 def _owner(run: RunState, surface_id: str) -> tuple[str, Surface] | None:
@@ -63,6 +100,7 @@ def synthesize(
     *,
     seq: int,
     converter: Converter,
+    conversions: Conversions,
     known: Sequence[DataChange | ComponentChange] = (),
 ) -> tuple[RunState, tuple[PartDiff, ...], list[Diagnostic]]:
     """Recompute the parts of the touched surfaces and diff them against the run's parts.
@@ -72,15 +110,16 @@ def synthesize(
         touched: the surfaceIds the change may have touched.
         seq: the index of the event that caused it.
         converter: converts each surface that changed.
+        conversions: the latest conversion of each surface, to build on.
         known: what is known of how data values and components changed.
 
     Returns:
-        The run with its parts and conversions updated, the diffs (in the order of the
+        The run with its parts and reported warnings updated, the diffs (in the order of the
         parts afterwards, adds and updates, then removes), and conversion warnings: at
         debug level while the run is running (see :func:`settle`).
     """
-    cache = run.cache.value.mutate()
     parts = run.parts
+    reported = run.reported
     provisional = run.status == "running"
     diffs: list[PartDiff] = []
     removed: list[PartDiff] = []
@@ -91,11 +130,17 @@ def synthesize(
         old = parts.get(surface_id)
         element = None
         if owner is None:
-            cache.pop(surface_id, None)
+            conversions.drop(surface_id)
+            if surface_id in reported:
+                reported = reported.delete(surface_id)
         else:
-            element = _convert(
-                cache, surface_id, owner, (seq, converter, provisional), diagnostics, known=known
-            )
+            previous = conversions.get(surface_id)
+            conversion = converter.convert(owner[1], previous, known=known)
+            if conversion is not previous:
+                conversions.put(surface_id, conversion)
+            element = conversion.element
+            where = (seq, owner[0], provisional)
+            reported = _report(reported, surface_id, conversion, where, diagnostics)
         if owner is None or element is None:
             if old is not None:
                 parts = parts.delete(surface_id)
@@ -124,49 +169,38 @@ def synthesize(
         diffs.append(_diff("add", part, seq, run))
     if len(diffs) > 1:
         diffs.sort(key=lambda d: parts.position(d.surface_id))
-    new_run = msgspec.structs.replace(run, parts=parts, cache=ConversionCache(cache.finish()))
+    new_run = msgspec.structs.replace(run, parts=parts, reported=reported)
     return new_run, (*diffs, *removed), diagnostics
 
 
-def _convert(
-    cache: immutables.MapMutation[str, tuple[Surface, Conversion]],
+def _report(
+    reported: immutables.Map[str, tuple[Diagnostic, ...]],
     surface_id: str,
-    owner: tuple[str, Surface],
-    where: tuple[int, Converter, bool],
+    conversion: Conversion,
+    where: tuple[int, str, bool],
     diagnostics: list[Diagnostic],
-    *,
-    known: Sequence[DataChange | ComponentChange],
-) -> dict[str, Any] | None:
-    """Convert a surface, reusing the cached conversion when the surface is the same object.
+) -> immutables.Map[str, tuple[Diagnostic, ...]]:
+    """Report the warnings of a conversion that its surface's latest one did not give.
 
-    A conversion's warnings are reported when they appear: a redraw whose conversion
-    warns of what the previous one of the surface did says nothing again, so a stream
-    of deltas to a surface with a lasting problem reports it once, not at every delta.
-    While the run is open (``provisional``, the last of ``where``) they are reported at
-    debug level: :func:`settle` reports the ones still true when the run ends.
+    So a stream of deltas to a surface with a lasting problem reports it once, not at
+    every redraw. While the run is open (``provisional``, the last of ``where``) they
+    are reported at debug level: :func:`settle` reports the ones still true when the
+    run ends. Returns ``reported`` holding this conversion's warnings.
     """
-    message_id, surface = owner
-    seq, converter, provisional = where
-    cached = cache.get(surface_id)
-    if cached is not None and cached[0] is surface:
-        return cached[1].element
-    previous = cached[1] if cached is not None else None
-    conversion = converter.convert(surface, previous, known=known)
-    cache[surface_id] = (surface, conversion)
     warnings = conversion.warnings
-    if warnings and previous is not None and previous.warnings:
-        reported = set(previous.warnings)
-        warnings = tuple(warning for warning in warnings if warning not in reported)
-    if provisional:
-        diagnostics.extend(
-            _replace(w, seq=seq, message_id=message_id, severity=_DEBUG)
-            if w.severity is _WARNING
-            else _replace(w, seq=seq, message_id=message_id)
-            for w in warnings
-        )
-    else:
-        diagnostics.extend(_replace(w, seq=seq, message_id=message_id) for w in warnings)
-    return conversion.element
+    before = reported.get(surface_id, ())
+    if warnings == before:
+        return reported
+    if not warnings:
+        return reported.delete(surface_id)
+    seq, message_id, provisional = where
+    seen = set(before)
+    for warning in warnings:
+        if warning not in seen:
+            demoted = provisional and warning.severity is _WARNING
+            severity = _DEBUG if demoted else warning.severity
+            diagnostics.append(_replace(warning, seq=seq, message_id=message_id, severity=severity))
+    return reported.set(surface_id, warnings)
 
 
 def settle(run: RunState, seq: int | None) -> list[Diagnostic]:
@@ -190,16 +224,15 @@ def settle(run: RunState, seq: int | None) -> list[Diagnostic]:
     """
     if run.status != "running":
         return []
-    cache = run.cache.value
     found: list[Diagnostic] = []
     for surface_id in run.surfaces():
-        cached = cache.get(surface_id)
+        warnings = run.reported.get(surface_id, ())
         owner = _owner(run, surface_id)
-        if cached is None or owner is None:
+        if not warnings or owner is None:
             continue
         found.extend(
             _replace(w, seq=seq, message_id=owner[0], message=w.message + _SETTLED)
-            for w in cached[1].warnings
+            for w in warnings
             if w.severity is _WARNING
         )
     return found

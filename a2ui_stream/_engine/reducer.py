@@ -45,13 +45,13 @@ from a2ui_stream._engine.content import (
 )
 from a2ui_stream._engine.deltas import Edits, component_edits, content_of, edit_first, is_upsert
 from a2ui_stream._engine.history import SeenIn, normalize_document, rehydrate
-from a2ui_stream._engine.parts import history_diffs, settle, synthesize
+from a2ui_stream._engine.parts import Conversions, history_diffs, settle, synthesize
 from a2ui_stream._engine.sharing import (
+    decode_shared,
     delta_changes,
     is_checkpoint,
     share_data,
     shared_prefix,
-    shared_write,
 )
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.stream import (
@@ -59,7 +59,6 @@ from a2ui_stream._state.stream import (
     ANONYMOUS_MESSAGE_ID,
     OPERATIONS_KEY,
     Bucket,
-    ConversionCache,
     Lifecycle,
     PartDiff,
     RunState,
@@ -68,7 +67,6 @@ from a2ui_stream._state.stream import (
 from a2ui_stream._state.surface import ComponentChange, apply_operation, too_many_operations
 from a2ui_stream._tree.frozen import freeze
 from a2ui_stream._wire import events as ev
-from a2ui_stream._wire.a2ui import Operation, UpdateDataModel, decode_operation
 from a2ui_stream._wire.chunks import CHUNK_EVENTS, expand
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
@@ -119,6 +117,7 @@ class _ContentView(msgspec.Struct):
 
 _replace = msgspec.structs.replace
 _NO_SURFACES: immutables.Map[str, int] = immutables.Map()
+_NO_REPORTS: immutables.Map[str, tuple[Diagnostic, ...]] = immutables.Map()
 _CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
 
 
@@ -128,8 +127,9 @@ class _Context(NamedTuple):
     seq: int
     converter: Converter
     limits: Limits
-    keep_runs: int | None = None
-    tools: ToolConfig = ToolConfig()
+    keep_runs: int | None
+    tools: ToolConfig
+    conversions: Conversions
 
 
 class Reducer:
@@ -163,6 +163,10 @@ class Reducer:
         self.keep_runs = keep_runs
         self.tools = ToolConfig(frozenset(render_tools), catalog_id or None)
         self._converter = Converter(limits=self.limits)
+        # Beside the states, never inside them: each surface's latest conversion, which
+        # the converter builds on; a cache whose contents never change a result.
+        conversions = Conversions()
+        self._fixed = (self._converter, self.limits, keep_runs, self.tools, conversions)
         #: The event types that can change more than the event count; with no chunk
         #: stream open, every other event reduces to ``skip(state, 1)``.
         self.drawing_events: frozenset[type[ev.Event]] = frozenset(_HANDLERS) | CHUNK_EVENTS
@@ -188,7 +192,7 @@ class Reducer:
         if handler is None:  # not in drawing_events
             # Most events (text, tool calls, steps) only advance the count.
             return Reduction(_replace(state, seq=state.seq + 1), (), ())
-        context = _Context(state.seq, self._converter, self.limits, self.keep_runs, self.tools)
+        context = _Context(state.seq, *self._fixed)
         try:
             new_state, diffs, diagnostics = handler(state, event, context)
         except Exception as error:  # noqa: BLE001 - containment: a bug must not stop the stream
@@ -323,13 +327,14 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context)
             last,
             buckets=OrderedMap(),
             tool_buckets=OrderedMap(),
-            cache=ConversionCache(),
             live=_NO_SURFACES,
+            reported=_NO_REPORTS,
             carriers=Carriers(seen=seen) if seen else None,
         )
         past = (*past[:-1], last)
     if context.keep_runs is not None:
         past = past[len(past) - context.keep_runs :] if context.keep_runs else ()
+    context.conversions.clear()  # no event reaches a past run's surfaces again
     return msgspec.structs.replace(state, runs=(*past, run)), (), settled
 
 
@@ -509,17 +514,10 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
             (documents, edits),
             (checkpoints, upserts),
         )
+    shared_values: set[int] = set()  # the data values shared with the last snapshot's
     for index in range(first, len(keys)):
         if documents is None:
-            operation: Operation | Diagnostic
-            write = shared_write(keys[index], previous, index, claims)
-            if write is not None:
-                operation, text = write
-                written[index] = (operation.value, text)
-            else:
-                operation = decode_operation(keys[index], index=index)
-                if type(operation) is UpdateDataModel and operation.value is not UNSET:
-                    written[index] = (operation.value, None)
+            operation = decode_shared(keys[index], index, previous, claims, written, shared_values)
         else:
             operation = normalize_document(documents[index], index)
         # Operations before ``shared`` are replayed from the nearest checkpoint; they
@@ -547,7 +545,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     # decoded afresh from the wire need sharing.
     fresh = documents is None
     if fresh and previous is not None and checkpoints and checkpoints[-1][0] == len(keys):
-        surfaces = share_data(previous.surfaces, surfaces)
+        surfaces = share_data(previous.surfaces, surfaces, shared_values)
         checkpoints[-1] = (len(keys), surfaces)
     bucket = Bucket(
         message_id=key,
@@ -605,7 +603,12 @@ def _place_bucket(
     if previous is not None:
         touched.extend(sid for sid in previous.surfaces if sid not in bucket.surfaces)
     new_run, diffs, found = synthesize(
-        new_run, touched, seq=context.seq, converter=context.converter, known=known
+        new_run,
+        touched,
+        seq=context.seq,
+        converter=context.converter,
+        conversions=context.conversions,
+        known=known,
     )
     diagnostics.extend(found)
     return _with_run(state, new_run), diffs, tuple(diagnostics)

@@ -23,17 +23,26 @@ import msgspec
 
 from a2ui_stream._state.stream import OPERATIONS_KEY
 from a2ui_stream._tree.patch import DataChange, replaced_paths, share, share_text
+from a2ui_stream._wire.a2ui import UpdateDataModel, decode_operation
 from a2ui_stream._wire.numbers import js_number
 from a2ui_stream._wire.writes import data_value_text, decode_data_write
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
 
     from a2ui_stream._state.stream import Bucket, Surfaces
     from a2ui_stream._state.surface import Surface
-    from a2ui_stream._wire.a2ui import UpdateDataModel
+    from a2ui_stream._wire.a2ui import Operation
+    from a2ui_stream._wire.diagnostics import Diagnostic
 
-__all__ = ["delta_changes", "is_checkpoint", "share_data", "shared_prefix", "shared_write"]
+__all__ = [
+    "decode_shared",
+    "delta_changes",
+    "is_checkpoint",
+    "share_data",
+    "shared_prefix",
+    "shared_write",
+]
 
 _RAW = msgspec.Raw
 #: Data values decode as every A2UI message does: numbers read as JavaScript reads them.
@@ -93,7 +102,33 @@ def shared_write(
     return msgspec.structs.replace(operation, value=value), new_text
 
 
-def share_data(old: Surfaces, new: Surfaces) -> Surfaces:
+def decode_shared(  # noqa: PLR0917 - a snapshot loop's state, passed as it is
+    key: Any,
+    index: int,
+    previous: Bucket | None,
+    claims: list[DataChange],
+    written: dict[int, tuple[Any, msgspec.Raw | None]],
+    shared: set[int],
+) -> Operation | Diagnostic:
+    """Decode one operation of a wire snapshot, a data write shared with the last one's.
+
+    A data write's value and text are noted in ``written`` (by position), and the
+    ``id`` of a value :func:`shared_write` shared in ``shared``, for
+    :func:`share_data` to leave alone.
+    """
+    write = shared_write(key, previous, index, claims)
+    if write is not None:
+        operation, text = write
+        written[index] = (operation.value, text)
+        shared.add(id(operation.value))
+        return operation
+    decoded = decode_operation(key, index=index)
+    if type(decoded) is UpdateDataModel and decoded.value is not msgspec.UNSET:
+        written[index] = (decoded.value, None)
+    return decoded
+
+
+def share_data(old: Surfaces, new: Surfaces, done: Collection[int] = ()) -> Surfaces:
     """Give each rebuilt surface's data the identity of the equal parts of its old data.
 
     Why: a cumulative snapshot re-sends the whole data model, so it arrives as new
@@ -103,6 +138,8 @@ def share_data(old: Surfaces, new: Surfaces) -> Surfaces:
     Args:
         old: the surfaces the last snapshot built.
         new: the surfaces this one built.
+        done: the ``id`` of each value :func:`shared_write` already shared (as well as it
+            could): a surface whose model is one of them is left as it is.
 
     Returns:
         ``new``, with each surface's data sharing its old data's equal parts.
@@ -111,6 +148,8 @@ def share_data(old: Surfaces, new: Surfaces) -> Surfaces:
     for surface_id, surface in new.items():
         before = old.get(surface_id)
         if before is None or before.data_model is surface.data_model:
+            continue
+        if id(surface.data_model) in done:
             continue
         data = share(before.data_model, surface.data_model)
         if data is not surface.data_model:

@@ -293,7 +293,7 @@ class Collected:
         while len(self.tracks) <= current:
             self.tracks.append({})
         tracks = self.tracks[current]
-        cache = self.state.runs[current].cache.value
+        reported = self.state.runs[current].reported
         for diff in diffs:
             track = tracks.get(diff.tool_call_id)
             if track is None:
@@ -303,8 +303,7 @@ class Collected:
                 args = None
             else:
                 track.args, track.seq, track.removed_at = diff.args, diff.seq, None
-                cached = cache.get(diff.surface_id)
-                track.warnings = cached[1].warnings if cached is not None else ()
+                track.warnings = reported.get(diff.surface_id, ())
                 args = diff.args
             if self._timeline:
                 track.steps.append(Step(seq=diff.seq, op=diff.op, args=args))

@@ -12,7 +12,7 @@ engine, the request side or the shell. Holds no logic beyond reading.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 import immutables
 import msgspec
@@ -30,6 +30,9 @@ from a2ui_stream._wire.convention import (
     TOOL_CALL_PREFIX,
 )
 
+if TYPE_CHECKING:
+    from a2ui_stream._wire.diagnostics import Diagnostic
+
 __all__ = [
     "A2UI_ACTIVITY_TYPE",
     "ANONYMOUS_MESSAGE_ID",
@@ -37,7 +40,6 @@ __all__ = [
     "PRESENT_TOOL_NAME",
     "TOOL_CALL_PREFIX",
     "Bucket",
-    "ConversionCache",
     "HistoryEntry",
     "Lifecycle",
     "Part",
@@ -58,34 +60,7 @@ Surfaces: TypeAlias = Mapping[str, Surface]
 JSON: TypeAlias = Any
 
 
-class ConversionCache:
-    """A derived cache carried inside a state: it never makes two states unequal.
-
-    Conversions are memoised per surface so an unchanged surface is never converted
-    twice. Two states built from the same events hold equal parts but may hold caches
-    built along different paths; equality must not see the difference. What a
-    conversion is belongs to the layers above: here it is an opaque value beside the
-    surface it was made from.
-    """
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: immutables.Map[str, tuple[Surface, Any]] | None = None) -> None:
-        self.value: immutables.Map[str, tuple[Surface, Any]] = (
-            value if value is not None else immutables.Map()
-        )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ConversionCache)
-
-    def __hash__(self) -> int:
-        return 0
-
-    def __repr__(self) -> str:
-        return f"ConversionCache({len(self.value)} surfaces)"
-
-
-class Lifecycle(msgspec.Struct, frozen=True, kw_only=True):
+class Lifecycle(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The latest lifecycle status of one messageId, for a UI to show.
 
     Attributes:
@@ -99,7 +74,7 @@ class Lifecycle(msgspec.Struct, frozen=True, kw_only=True):
     content: dict[str, Any]
 
 
-class Bucket(msgspec.Struct, frozen=True, kw_only=True):
+class Bucket(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The surfaces one messageId's latest snapshot built.
 
     Attributes:
@@ -134,7 +109,7 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True):
     upserts: frozenset[int] = frozenset()
 
 
-class Part(msgspec.Struct, frozen=True, kw_only=True):
+class Part(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One synthesized ``present`` tool-call part: a surface ready to render.
 
     Attributes:
@@ -166,7 +141,7 @@ class Part(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-class _Diff(msgspec.Struct, frozen=True, kw_only=True):
+class _Diff(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """What every part diff says; :data:`PartDiff` is one of its three kinds."""
 
     seq: int
@@ -265,7 +240,7 @@ PartDiff: TypeAlias = PartAdded | PartUpdated | PartRemoved
 ``if diff.op != "remove":``, ``diff.args`` is a ``dict``. ``isinstance(x, PartDiff)`` works."""
 
 
-class RunState(msgspec.Struct, frozen=True, kw_only=True):
+class RunState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One AG-UI run: its buckets, its parts, and the lifecycle of its messages.
 
     Attributes:
@@ -283,6 +258,8 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
         live: how many of the run's buckets hold each surfaceId; its length is the
             number of surfaces alive in the run, which ``Limits.max_run_surfaces``
             bounds.
+        reported: the warnings of each surface's latest conversion, where it had any:
+            a redraw reports only the warnings that are not among them.
         carriers: the tool-carrier stage's bookkeeping for the run (an opaque value of
             the engine's; ``None`` until a tool event arrives).
 
@@ -300,7 +277,9 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
     parts: OrderedMap[str, Part] = msgspec.field(default_factory=OrderedMap)
     lifecycles: OrderedMap[str, Lifecycle] = msgspec.field(default_factory=OrderedMap)
     live: immutables.Map[str, int] = msgspec.field(default_factory=immutables.Map)
-    cache: ConversionCache = msgspec.field(default_factory=ConversionCache)
+    reported: immutables.Map[str, tuple[Diagnostic, ...]] = msgspec.field(
+        default_factory=immutables.Map
+    )
     carriers: Any = None
 
     def to_wire(self) -> bytes:
@@ -318,7 +297,7 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True):
         return union
 
 
-class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):
+class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The parts rehydrated onto one assistant message of stored history.
 
     Attributes:
@@ -334,7 +313,7 @@ class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):
         return entry_line(self)
 
 
-class StreamState(msgspec.Struct, frozen=True, kw_only=True):
+class StreamState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Everything reduced so far: every run, and surfaces restored from history.
 
     Attributes:

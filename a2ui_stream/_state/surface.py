@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 
-class Surface(msgspec.Struct, frozen=True, kw_only=True):
+class Surface(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One surface as its operations so far built it.
 
     Attributes:
@@ -109,6 +109,8 @@ class ComponentChange(NamedTuple):
 
 
 _ENCODER = msgspec.json.Encoder()
+#: Changed paths past which a new data model is encoded whole to measure it.
+_MAX_REMEASURED = 8
 _EMPTY: Mapping[str, Component] = {}
 _NO_SURFACES: Surfaces = {}
 
@@ -285,8 +287,8 @@ def _write(
         if _nests_past(value, room, changes):
             return _too_deep("would nest its value too deeply", index, sid, limits)
         old_size = surface.data_bytes
-        if changes is None:
-            new_size = _size(value)
+        if changes is None or len(changes) > _MAX_REMEASURED:
+            new_size = _size(value)  # measuring many changes costs more than encoding it all
         else:
             new_size = _remeasured(base.data_model, value, base.data_bytes, changes)
     else:

@@ -495,8 +495,8 @@ _ABSENT = object()
 
 _RAW_OBJECT = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _RAW_ARRAY = msgspec.json.Decoder(list[msgspec.Raw])
-#: Changed paths past which :func:`share_text` stops listing them.
-_MAX_TEXT_PATHS = 256
+#: Changed paths past which :func:`share_text` stops listing them and decodes whole.
+_MAX_TEXT_PATHS = 64
 
 
 def share_text(
@@ -521,17 +521,26 @@ def share_text(
 
     Returns:
         The new value, holding ``old``'s subtrees wherever their texts are the same;
-        and the paths (as reference tokens) where the texts differ, or ``None`` past 256
-        of them. Equal values written differently (``1.0`` and ``1``, other spacing)
-        count as changed, which only costs sharing.
+        and the paths (as reference tokens) where the texts differ, or ``None`` past
+        :data:`_MAX_TEXT_PATHS` of them. Equal values written differently (``1.0`` and
+        ``1``, other spacing) count as changed, which only costs sharing. Past that many
+        changes the value is decoded whole: when nearly every value changed (a live
+        dashboard), decoding each one apart costs more than decoding them all at once.
 
     Raises:
         msgspec.DecodeError: ``new_text`` is not JSON, or ``decode`` refused part of it.
     """
     sharing = _TextSharing(decode)
-    shared = sharing.value(old, old_text, new_text, ())
+    try:
+        shared = sharing.value(old, old_text, new_text, ())
+    except _TooManyChanges:
+        return decode(new_text), None
     paths = sharing.paths
     return shared, tuple(paths) if len(paths) <= _MAX_TEXT_PATHS else None
+
+
+class _TooManyChanges(Exception):  # noqa: N818 - a signal inside share_text, never raised out
+    """More texts differ than sharing is worth."""
 
 
 _Text: TypeAlias = "bytes | msgspec.Raw"
@@ -560,6 +569,8 @@ class _TextSharing:
 
     def changed(self, new_text: _Text, path: tuple[str, ...]) -> JSON:
         self.paths.append(path)
+        if len(self.paths) > _MAX_TEXT_PATHS:
+            raise _TooManyChanges
         return self.decode(new_text)
 
     def members(

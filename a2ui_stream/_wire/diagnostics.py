@@ -29,7 +29,7 @@ class Severity(enum.Enum):
     DEBUG = "debug"
 
 
-class Diagnostic(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+class Diagnostic(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """What was wrong with the input, where, and what was kept.
 
     Attributes:

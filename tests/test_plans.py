@@ -1,0 +1,298 @@
+"""Tests for render plans: generated code safe on hostile input, rules, caches and bounds."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from a2ui_stream._convert import plans, rules
+from a2ui_stream._convert.converter import Converter
+from a2ui_stream._convert.walk import Walk
+from a2ui_stream._state.surface import Surface
+from a2ui_stream._wire.limits import Limits
+from a2ui_stream.a2ui import Component
+
+HOSTILE = (
+    "'",
+    '"',
+    "'''",
+    '"""',
+    "\\",
+    "\n",
+    "\r\n",
+    "x'); import os; os.system('echo pwned') #",
+    '"]; __import__("os").system("echo pwned"); x = ["',
+    "__class__",
+    "__globals__",
+    "__builtins__",
+    "__import__",
+    "{k0}",
+    "\x00",
+    "\u2028",
+    "é東",
+    "k" * 10_000,
+    "'" * 10_000,
+)
+
+
+def _surface(components: list[dict[str, Any]], data: Any) -> Surface:
+    return Surface(
+        surface_id="s'\n\"__class__",
+        version="v0.9",
+        components={c["id"]: Component(c["id"], c["component"], c) for c in components},
+        data_model=data,
+    )
+
+
+def _hostile_set(word: str) -> tuple[list[dict[str, Any]], Any]:
+    """Components whose ids, keys, paths and texts are ``word``, and data they resolve to."""
+    components: list[dict[str, Any]] = [
+        {"id": "root", "component": "Column", "children": [word, "list", f"{word}-button"]},
+        {"id": word, "component": "Text", "text": {"path": f"/{word}/0/{word}"}, "variant": word},
+        {"id": "list", "component": "List", "children": {"componentId": "row", "path": f"/{word}"}},
+        {"id": "row", "component": "Row", "children": ["cell", "pick"]},
+        {"id": "cell", "component": "Text", "text": {"path": word}},
+        {
+            "id": "pick",
+            "component": "CheckBox",
+            "label": word,
+            "value": {"path": word},
+        },
+        {
+            "id": f"{word}-button",
+            "component": "Button",
+            "label": word,
+            "action": {"event": {"name": word, "context": {word: {"path": f"/{word}"}}}},
+        },
+    ]
+    data = {word: [{word: word}, {word: True}, {word: 3.5}, {"other": word}]}
+    return components, data
+
+
+def _walked(converter: Converter, surface: Surface) -> tuple[Any, Any]:
+    walk = Walk(converter._setup, surface)
+    return walk.convert(surface.root_id), walk.warnings()
+
+
+def _planned(converter: Converter, surface: Surface) -> tuple[Any, Any] | None:
+    plan = converter._plans.build(surface)
+    assert plan is not None
+    walk = Walk(converter._setup, surface)
+    element = plan.run(walk)
+    return None if element is None else (element, walk.warnings())
+
+
+_NAMES = re.compile(
+    r"[kabistcdel]\d+|it|r|st|log|mark|n0|w0|x|e|d|M|CAP|P|MISS|MISSING|LookupError|both|type|len"
+    r"|list|R_\w+|F|L|FZ"
+)
+_ATTRIBUTES = frozenset({"nodes", "work", "log", "island", "undo", "list_item", "append", "extend"})
+
+
+def _only_our_code(source: str) -> bool:
+    """Whether every name and attribute in ``source`` is one the plan writer uses.
+
+    Input can then be in it only as string constants (keys, path segments) and
+    integers (array indexes): data, never code.
+    """
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name) and not _NAMES.fullmatch(node.id):
+            return False
+        if isinstance(node, ast.Attribute) and node.attr not in _ATTRIBUTES:
+            return False
+        if isinstance(node, ast.FunctionDef) and node.name != "s":
+            return False
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Lambda, ast.Global)):
+            return False
+    return True
+
+
+class TestHostileInput:
+    @pytest.mark.parametrize("word", HOSTILE, ids=range(len(HOSTILE)))
+    def test_hostile_ids_keys_and_paths(self, word: str) -> None:
+        """Quotes, newlines, dunder names and 10,000 characters convert as the walk does."""
+        converter = Converter()
+        components, data = _hostile_set(word)
+        models = [
+            data,
+            {word: {word: word}},
+            {word: [{word: {"nested": 1}}]},
+            {},
+            msgspec.UNSET,
+        ]
+        replayed = 0
+        for model in models:
+            surface = _surface(components, model)
+            expected = _walked(converter, surface)
+            found = _planned(converter, surface)
+            if found is not None:
+                replayed += 1
+                encode = msgspec.json.encode
+                assert encode(found) == encode(expected)
+        assert replayed  # the hostile words really went through generated code
+
+    @pytest.mark.parametrize("word", HOSTILE, ids=range(len(HOSTILE)))
+    def test_no_input_value_enters_the_source(self, word: str) -> None:
+        """Input reaches the source only as repr()'d keys and path segments."""
+        converter = Converter()
+        components, data = _hostile_set(word)
+        plan = converter._plans.build(_surface(components, data))
+        assert plan is not None
+        assert _only_our_code(plan.source)
+
+    def test_the_source_check_catches_code(self) -> None:
+        """The check above fails on source that does anything but build elements."""
+        assert not _only_our_code("import os")
+        assert not _only_our_code("def s(r, st):\n    return os.system('x')")
+        assert not _only_our_code("def s(r, st):\n    return r.__class__")
+        assert not _only_our_code("def f(r, st):\n    return k3")
+        assert _only_our_code("def s(r, st):\n    return {'$type': 'Divider', 'x': k3}")
+
+    def test_literal_texts_never_enter_the_source(self) -> None:
+        """Texts, labels, ids and the surface id are constants of the plan, not source."""
+        converter = Converter()
+        hidden = "print('the hidden text')"
+        components: list[dict[str, Any]] = [
+            {"id": "root", "component": "Column", "children": ["t", "b"]},
+            {"id": "t", "component": "Text", "text": hidden},
+            {"id": "b", "component": "Button", "label": hidden, "action": hidden},
+        ]
+        plan = converter._plans.build(_surface(components, {}))
+        assert plan is not None
+        assert hidden not in plan.source
+        assert "the hidden text" not in plan.source
+
+
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=30)
+    | st.sampled_from(["javascript:x", "https://x/a.png", "data:image/png", "h1", "start"])
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner),
+    max_leaves=5,
+)
+
+
+class _Recorder:
+    def __init__(self, max_string: int) -> None:
+        self.max_string = max_string
+        self.warned: list[str] = []
+
+    def warn(self, code: str, _message: str, **_where: Any) -> None:
+        self.warned.append(code)
+
+
+_RULE_ARGS: dict[str, tuple[Any, ...]] = {
+    "string": (),
+    "text": (),
+    "url": (),
+    "flag": (),
+    "number": (0, 8),
+    "enum": ({"start": "start", "center": "center", "stretch": None},),
+    "chosen": ("start",),
+    "first_choice": (),
+}
+
+
+class TestRules:
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        name=st.sampled_from(sorted(rules.RULES)),
+        value=VALUES,
+        max_string=st.sampled_from([3, 12, 1_000_000]),
+    )
+    def test_a_probe_is_silent_exactly_where_the_rule_is(
+        self, name: str, value: Any, max_string: int
+    ) -> None:
+        """Where a rule warns a probe raises; elsewhere both give the same value."""
+        rule = rules.RULES[name]
+        args = _RULE_ARGS[name]
+        recorder = _Recorder(max_string)
+        expected = rule(recorder, value, "key", *args)  # type: ignore[operator]
+        try:
+            found = rule(rules.Probe(max_string), value, "key", *args)  # type: ignore[operator]
+        except rules.Loud:
+            assert recorder.warned
+            return
+        assert not recorder.warned
+        assert json.dumps(found) == json.dumps(expected)
+
+
+def _surfaces(count: int) -> list[Surface]:
+    return [
+        _surface(
+            [
+                {"id": "root", "component": "Column", "children": ["t"] * (i % 5 + 1)},
+                {"id": "t", "component": "Text", "text": {"path": f"/v{i}"}},
+            ],
+            {f"v{i}": "x"},
+        )
+        for i in range(count)
+    ]
+
+
+class TestRecording:
+    def test_the_basic_components_are_recorded(self) -> None:
+        """Every component of an ordinary surface is replayed, none left to the walk."""
+        from a2ui_stream._convert.record import Island, Template, record  # noqa: PLC0415
+
+        components, data = _hostile_set("plain")
+        _, scope = record(Converter()._setup, _surface(components, data))
+        scopes = [scope]
+        while scopes:
+            found = scopes.pop()
+            assert not any(type(event) is Island for event in found.events)
+            scopes += [event.scope for event in found.events if type(event) is Template]
+
+
+class TestBounds:
+    def test_the_caches_are_bounded(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Sightings, plans and compiled sources stay within their bounds."""
+        monkeypatch.setattr(plans, "_MAX_SIGHTED", 40)
+        monkeypatch.setattr(plans, "_MAX_PLANS", 8)
+        monkeypatch.setattr(plans, "_MAX_CODE", 3)
+        converter = Converter()
+        for surface in _surfaces(60):
+            for _ in range(plans.COMPILE_AT):
+                converter.convert(surface)
+        cache = converter._plans
+        assert len(cache._sighted) <= 40
+        assert len(cache._plans) <= 8
+        assert len(cache._code) <= 3
+
+    def test_a_forgotten_plan_is_built_again(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Forgetting only costs speed: the next sightings compile the set again, equally."""
+        monkeypatch.setattr(plans, "_MAX_SIGHTED", 2)
+        converter = Converter()
+        surfaces = _surfaces(3)
+        first = [converter.convert(s) for s in surfaces for _ in range(plans.COMPILE_AT)]
+        again = [converter.convert(s) for s in surfaces for _ in range(plans.COMPILE_AT)]
+        assert [c.element for c in first] == [c.element for c in again]
+
+    def test_sets_past_the_size_are_walked(self) -> None:
+        """A component set past the compiled size is always converted by the walk."""
+        count = plans._MAX_PLAN_COMPONENTS + 1
+        surface = _surface(
+            [
+                {"id": "root", "component": "Column", "children": [f"t{i}" for i in range(count)]},
+                *({"id": f"t{i}", "component": "Divider"} for i in range(count)),
+            ],
+            {},
+        )
+        converter = Converter(limits=Limits(max_nodes=10_000))
+        for _ in range(plans.COMPILE_AT + 1):
+            result = converter.convert(surface)
+        assert result._made is not None
+        assert result._made.plan is None
