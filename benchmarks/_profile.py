@@ -76,6 +76,7 @@ class StageSpec(NamedTuple):
 
 
 _REDUCER = "a2ui_stream._engine.reducer"
+_SHARING = "a2ui_stream._engine.sharing"
 
 #: The stages, parents before children. Stages with the same parent never overlap.
 STAGES: tuple[StageSpec, ...] = (
@@ -98,14 +99,14 @@ STAGES: tuple[StageSpec, ...] = (
     StageSpec(
         "operation decode",
         "reducer",
-        (Site(_REDUCER, "", "decode_operation"), Site(_REDUCER, "", "normalize_document")),
+        (Site(_SHARING, "", "decode_operation"), Site(_REDUCER, "", "normalize_document")),
         "always",
     ),
     StageSpec("surface operations", "reducer", (Site(_REDUCER, "", "apply_operation"),), "always"),
     StageSpec(
         "data sharing",
         "reducer",
-        (Site(_REDUCER, "", "shared_write"), Site(_REDUCER, "", "share_data")),
+        (Site(_SHARING, "", "shared_write"), Site(_REDUCER, "", "share_data")),
         "resent",
     ),
     StageSpec(

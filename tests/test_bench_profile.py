@@ -13,6 +13,7 @@ import pytest
 
 import a2ui_stream._convert.converter
 import a2ui_stream._engine.reducer
+import a2ui_stream._engine.sharing
 from a2ui_stream import a2ui
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ class TestProfileChild:
     def test_timers_are_removed_afterwards(self, profiler: ModuleType, chat: bytes) -> None:
         """After a profile the package's functions are its own again."""
         profiler.profile("chat-mixed", chat)
-        assert vars(a2ui_stream._engine.reducer)["decode_operation"] is a2ui.decode_operation
+        assert vars(a2ui_stream._engine.sharing)["decode_operation"] is a2ui.decode_operation
         convert = vars(a2ui_stream._convert.converter.Converter)["convert"]
         assert convert.__module__ == "a2ui_stream._convert.converter"
         assert convert.__name__ == "convert"
@@ -197,4 +198,4 @@ class TestProfileChild:
         found = profiler.profile("chat-mixed", chat)
         assert not found.ok
         assert "a2ui_stream._engine.reducer has no function no_such_function" in found.error
-        assert vars(a2ui_stream._engine.reducer)["decode_operation"] is a2ui.decode_operation
+        assert vars(a2ui_stream._engine.sharing)["decode_operation"] is a2ui.decode_operation
