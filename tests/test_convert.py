@@ -23,7 +23,6 @@ from a2ui_stream._wire.limits import Limits
 from a2ui_stream.a2ui import Component, normalize_message
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
     from pathlib import Path
 
 CONVERTER = Converter()

@@ -41,7 +41,9 @@ from a2ui_stream._wire.diagnostics import Diagnostic
 from a2ui_stream._wire.limits import Limits
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
+
+    from a2ui_stream._wire.a2ui import Component
 
 __all__ = ["Conversion", "Converter"]
 
@@ -246,12 +248,15 @@ def _appended(
     if tail:
         children = FrozenList([*element.get("children", ()), *tail])
         element = FrozenDict({**element, "children": children})
-    given = [
-        unknown_key(before[w.component_id].component)
-        if w.code == "convert.unknown_component" and w.component_id in before
-        else w.code
-        for w in previous.warnings
-    ]
+    given = [_given(warning, before) for warning in previous.warnings]
     warnings = previous.warnings + walk.warnings(given)
     grown = Made(surface, None, nodes=walk.nodes, work=walk.work, stopped=walk.stopped)
     return Conversion(element, warnings, grown)
+
+
+def _given(warning: Diagnostic, components: Mapping[str, Component]) -> str:
+    """The once-per-conversion key a warning of an earlier conversion was logged under."""
+    cid = warning.component_id
+    if warning.code == "convert.unknown_component" and cid is not None and cid in components:
+        return unknown_key(components[cid].component)
+    return warning.code
