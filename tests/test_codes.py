@@ -103,10 +103,6 @@ PINNED = frozenset(
 
 #: What a code looks like: dotted lower-case words.
 CODE_SHAPE = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+")
-#: Folders still allowed to write codes inline. ``_convert`` is being rewritten as
-#: render plans (issue 14's follow-up, branch ``plans``): it switches to ``Code`` names
-#: there, and this exemption goes. Its codes are in the enum and pinned all the same.
-EXEMPT = frozenset({"_convert"})
 #: The severity a member's comment starts with, then how it is qualified, then ": ".
 SEVERITY_LEAD = re.compile(r"(ERROR|WARNING|DEBUG)(?:, once| \([^)]*\))?: ")
 
@@ -126,12 +122,8 @@ def inline_codes(source: str, filename: str = "<source>") -> list[tuple[int, str
     ]
 
 
-def _modules(*, exempt: frozenset[str] = EXEMPT) -> list[Path]:
-    return [
-        path
-        for path in sorted(PACKAGE.rglob("*.py"))
-        if path != CODES_MODULE and path.relative_to(PACKAGE).parts[0] not in exempt
-    ]
+def _modules() -> list[Path]:
+    return [path for path in sorted(PACKAGE.rglob("*.py")) if path != CODES_MODULE]
 
 
 def member_comments() -> dict[str, str]:
@@ -181,12 +173,9 @@ class TestTheSet:
             assert lead[1] in Severity.__members__
 
     def test_every_code_is_emitted_somewhere(self) -> None:
-        """No member is dead: each is named by a module, or written by an exempt one."""
-        text = "\n".join(path.read_text() for path in _modules(exempt=frozenset()))
+        """No member is dead: each is named by a module."""
+        text = "\n".join(path.read_text() for path in _modules())
         used = set(re.findall(r"\bCode\.([A-Z][A-Z0-9_]*)\b", text))
-        for path in _modules(exempt=frozenset()):
-            if path.relative_to(PACKAGE).parts[0] in EXEMPT:
-                used |= {Code(value).name for _, value in inline_codes(path.read_text())}
         assert {code.name for code in Code} - used == set()
 
     def test_the_docs_table_is_the_enum(self) -> None:
@@ -202,13 +191,6 @@ class TestUsedByName:
         """A module names ``Code.X``; a string of its own could drift from the set."""
         found = inline_codes(path.read_text(), str(path))
         assert found == [], "\n".join(f"{path}:{line}: {value!r}" for line, value in found)
-
-    def test_an_exempt_module_only_writes_codes_of_the_set(self) -> None:
-        """Until they switch to the names, the exempt folders still emit pinned codes only."""
-        for path in _modules(exempt=frozenset()):
-            if path.relative_to(PACKAGE).parts[0] in EXEMPT:
-                for line, value in inline_codes(path.read_text()):
-                    assert value in PINNED, f"{path}:{line}: {value!r} is not in the set"
 
     def test_the_scan_sees_an_inline_code(self) -> None:
         """The scan would fail on a code written as a string, and not on prose or versions."""

@@ -37,6 +37,7 @@ from a2ui_stream._convert.walk import ROOT_SCOPE, Setup, Walk, unknown_key
 from a2ui_stream._state.surface import ComponentChange, Surface
 from a2ui_stream._tree.frozen import FrozenDict, FrozenList
 from a2ui_stream._tree.patch import DataChange
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic
 from a2ui_stream._wire.limits import Limits
 
@@ -138,7 +139,7 @@ class Converter:
             element = walk.convert(surface.root_id)
         except Exception as exc:  # noqa: BLE001 (the contract: conversion never raises)
             failure = Diagnostic(
-                code="convert.failed",
+                code=Code.CONVERT_FAILED,
                 message=f"A2UI surface conversion encountered malformed input ({exc!r}).",
                 surface_id=surface.surface_id,
             )
@@ -222,7 +223,7 @@ def _appended(
     if root_id is None or any(cid in before for cid in new_ids):
         return None  # an existing component other than the root was replaced
     if any(
-        warning.code == "convert.component_missing" and warning.component_id in new_ids
+        warning.code == Code.CONVERT_COMPONENT_MISSING and warning.component_id in new_ids
         for warning in previous.warnings
     ):
         return None  # a component it looked for has arrived
@@ -257,6 +258,6 @@ def _appended(
 def _given(warning: Diagnostic, components: Mapping[str, Component]) -> str:
     """The once-per-conversion key a warning of an earlier conversion was logged under."""
     cid = warning.component_id
-    if warning.code == "convert.unknown_component" and cid is not None and cid in components:
+    if warning.code == Code.CONVERT_UNKNOWN_COMPONENT and cid is not None and cid in components:
         return unknown_key(components[cid].component)
     return warning.code

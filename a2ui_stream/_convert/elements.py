@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 from a2ui_stream._convert import vocabulary as vocab
 from a2ui_stream._convert.bindings import MISSING, call_of, field_name
 from a2ui_stream._convert.rules import url_is_safe
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Severity
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def markdown_link(text: str, url: str) -> tuple[str, str]:
 def _drop(ctx: Context, why: str, *, pending: bool) -> None:
     """Warn that an element was dropped; at debug level when its data is ``pending``."""
     ctx.warn(
-        "convert.element_dropped",
+        Code.CONVERT_ELEMENT_DROPPED,
         f'Component "{ctx.id}" ({ctx.component}) was dropped: {why}.',
         severity=_DEBUG if pending else _WARNING,
     )
@@ -286,7 +287,7 @@ def _icon(ctx: Context) -> dict[str, Any] | None:
     mapped = vocab.ICON_FROM_A2UI.get(name) if type(name) is str else None
     if mapped is None:
         ctx.warn(
-            "convert.icon_unmapped",
+            Code.CONVERT_ICON_UNMAPPED,
             f"Icon {name!r} has no counterpart in the vocabulary and was skipped.",
             severity=_DEBUG,
         )
@@ -413,7 +414,7 @@ def _action(ctx: Context, raw: Any) -> dict[str, Any] | None:
             if name == "openUrl" and (type(url) is not str or not url_is_safe(url)):
                 pending = "url" not in args and type(raw_args) is dict and "url" in raw_args
                 ctx.warn(
-                    "convert.unsafe_url",
+                    Code.CONVERT_UNSAFE_URL,
                     "openUrl action has no safe URL; the action was dropped.",
                     severity=_DEBUG if pending else _WARNING,
                 )
@@ -428,7 +429,7 @@ def _action(ctx: Context, raw: Any) -> dict[str, Any] | None:
             return _event(ctx, action, MISSING)
         if type(action) is dict and type(action.get("name")) is str:
             return _event(ctx, action["name"], raw.get("context", MISSING))
-    ctx.warn("convert.action_dropped", "Button action is not usable; it was dropped.")
+    ctx.warn(Code.CONVERT_ACTION_DROPPED, "Button action is not usable; it was dropped.")
     return None
 
 
@@ -436,7 +437,7 @@ def _event(ctx: Context, name: Any, context: Any) -> dict[str, Any] | None:
     """An ``a2ui:action`` with its context resolved once against the data in scope."""
     if type(name) is not str or not name:
         ctx.warn(
-            "convert.action_dropped",
+            Code.CONVERT_ACTION_DROPPED,
             "Button action has no name; it was dropped.",
             severity=_DEBUG if name is MISSING else _WARNING,
         )

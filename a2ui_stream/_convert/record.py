@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from a2ui_stream._convert import rules
 from a2ui_stream._convert.bindings import MISSING, call_of
 from a2ui_stream._convert.walk import ROOT_SCOPE, Walk
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
@@ -232,12 +233,12 @@ class _Recording(Walk):
             {"$type": "ListViewItem"} if kid is None else {"$type": "ListViewItem", "children": kid}
         )
         capped = Diagnostic(
-            code="convert.template_cap",
+            code=Code.CONVERT_TEMPLATE_CAP,
             message=f"A2UI template expansion was capped at {self.setup.max_items} items.",
             surface_id=self.surface_id,
             component_id=comp.id,
         )
-        found = Template(comp.id, read, inner, ("convert.template_cap", capped))
+        found = Template(comp.id, read, inner, (Code.CONVERT_TEMPLATE_CAP, capped))
         outer.events.append(found)
         return {"$type": "ListView", "children": found}
 

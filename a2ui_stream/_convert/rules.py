@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from a2ui_stream._convert.bindings import MISSING
 from a2ui_stream._convert.functions import to_text
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def url_is_safe(url: str) -> bool:
 def invalid(ctx: Warner, key: str, value: Any) -> None:
     """Warn that a prop value has no counterpart in the vocabulary and was dropped."""
     ctx.warn(
-        "convert.prop_invalid",
+        Code.CONVERT_PROP_INVALID,
         f'Prop "{key}" value {value!r} is not valid in the vocabulary; it was dropped.',
     )
 
@@ -97,7 +98,7 @@ def string(ctx: Warner, value: Any, key: str) -> str | None:
     if type(value) is not str:
         return None
     if len(value) > ctx.max_string:
-        ctx.warn("convert.string_cut", f'Prop "{key}" was cut to {ctx.max_string} characters.')
+        ctx.warn(Code.CONVERT_STRING_CUT, f'Prop "{key}" was cut to {ctx.max_string} characters.')
         return value[: ctx.max_string]
     return value
 
@@ -112,7 +113,7 @@ def text(ctx: Warner, value: Any, key: str) -> str:
     printed = to_text(value)
     if printed is None or kind is list or kind is dict:
         if value is not MISSING and value is not None:
-            ctx.warn("convert.prop_invalid", f'Prop "{key}" is not text; it was left empty.')
+            ctx.warn(Code.CONVERT_PROP_INVALID, f'Prop "{key}" is not text; it was left empty.')
         return ""
     return string(ctx, printed, key) or ""
 
@@ -123,7 +124,7 @@ def url(ctx: Warner, value: Any, key: str) -> str | None:
         return None
     if not url_is_safe(value):
         ctx.warn(
-            "convert.unsafe_url",
+            Code.CONVERT_UNSAFE_URL,
             f'Prop "{key}" has a URL scheme that is not allowed; it was dropped.',
         )
         return None

@@ -25,6 +25,7 @@ from a2ui_stream._convert import rules
 from a2ui_stream._convert.bindings import MISSING, call_of, split_pointer, template_of, walk
 from a2ui_stream._convert.functions import FUNCTIONS
 from a2ui_stream._tree.frozen import FrozenDict, FrozenList, freeze
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ Entry = tuple[str | None, Diagnostic]
 
 def unknown_key(component: str) -> str:
     """The once-per-conversion key of the warning about an unknown component type."""
-    return f"convert.unknown_component:{component}"
+    return f"{Code.CONVERT_UNKNOWN_COMPONENT}:{component}"
 
 
 class Setup:
@@ -190,7 +191,7 @@ class Walk:
             return None
         if root_id not in self.components:
             self.warn(
-                "convert.root_missing", f'A2UI root component "{root_id}" was not found.', None
+                Code.CONVERT_ROOT_MISSING, f'A2UI root component "{root_id}" was not found.', None
             )
             return None
         return self.visit(root_id, 0, ROOT_SCOPE)
@@ -206,7 +207,7 @@ class Walk:
             self.nodes += 1
             return True
         self.warn(
-            "convert.node_budget",
+            Code.CONVERT_NODE_BUDGET,
             f"A2UI node budget of {self.max_nodes} was reached.",
             component_id,
             once=True,
@@ -229,7 +230,7 @@ class Walk:
         if self.work > self.max_work:  # also true once the traversal has stopped
             if not self.stopped:
                 self.warn(
-                    "convert.work_budget",
+                    Code.CONVERT_WORK_BUDGET,
                     "A2UI conversion stopped: too many references emitted nothing.",
                     cid,
                 )
@@ -237,7 +238,7 @@ class Walk:
             return None
         if depth >= self.max_depth:
             self.warn(
-                "convert.depth_cap",
+                Code.CONVERT_DEPTH_CAP,
                 f"A2UI depth cap of {self.max_depth} was reached.",
                 cid,
                 once=True,
@@ -245,11 +246,11 @@ class Walk:
             return None
         visited = self.visited
         if cid in visited:
-            self.warn("convert.cycle", f'A2UI component cycle detected at "{cid}".', cid)
+            self.warn(Code.CONVERT_CYCLE, f'A2UI component cycle detected at "{cid}".', cid)
             return None
         comp = self.components.get(cid)
         if comp is None:
-            self.warn("convert.component_missing", f'A2UI component "{cid}" was not found.', cid)
+            self.warn(Code.CONVERT_COMPONENT_MISSING, f'A2UI component "{cid}" was not found.', cid)
             return None
         children = comp.props.get("children")
         if type(children) is dict:
@@ -264,7 +265,7 @@ class Walk:
             # Upstream logs this at debug; but the surface loses the element (all of
             # it, at the root), so say so once per type and conversion.
             self.warn(
-                "convert.unknown_component",
+                Code.CONVERT_UNKNOWN_COMPONENT,
                 f'The root component "{cid}" is of unknown type "{comp.component}": '
                 "the surface draws nothing."
                 if depth == 0
@@ -312,7 +313,7 @@ class Walk:
         for cid in refs:
             if type(cid) is not str:
                 self.warn(
-                    "convert.child_malformed",
+                    Code.CONVERT_CHILD_MALFORMED,
                     f'Component "{comp.id}" has a malformed child reference.',
                     comp.id,
                 )
@@ -342,7 +343,7 @@ class Walk:
         else:
             # Unresolved is the normal state while an agent streams components before data.
             self.warn(
-                "convert.template_not_list",
+                Code.CONVERT_TEMPLATE_NOT_LIST,
                 f'Template on component "{cid}" did not resolve to a list'
                 + (" (no data there yet)." if items is MISSING else "."),
                 cid,
@@ -352,7 +353,7 @@ class Walk:
         cap = self.max_items
         if len(items) > cap:
             self.warn(
-                "convert.template_cap",
+                Code.CONVERT_TEMPLATE_CAP,
                 f"A2UI template expansion was capped at {cap} items.",
                 cid,
                 once=True,
@@ -459,7 +460,7 @@ class Context:
     def unsupported(self, name: str) -> None:
         """Warn that a function call was dropped because it is not supported."""
         self.warn(
-            "convert.function_unsupported",
+            Code.CONVERT_FUNCTION_UNSUPPORTED,
             f'A2UI function "{name}" is not supported; its value was dropped.',
         )
 
@@ -541,7 +542,7 @@ class Context:
             return function(args, self)
         except (ValueError, TypeError, ArithmeticError) as exc:
             self.warn(
-                "convert.function_failed",
+                Code.CONVERT_FUNCTION_FAILED,
                 f'A2UI function "{name}" failed ({exc}); its value was dropped.',
                 severity=_DEBUG if self.walk.misses > misses else _WARNING,
             )
