@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 from convert_cases import (
@@ -14,10 +16,12 @@ from convert_cases import (
     dashboard,
     edited,
     js,
+    list_items,
     planned,
     root,
     same_as_fresh,
     surface,
+    tagged,
     wide,
     with_row,
 )
@@ -361,3 +365,107 @@ class TestLongChildLists:
                 decoded = msgspec.json.decode(msgspec.json.encode(current.data_model))
                 current = msgspec.structs.replace(current, data_model=decoded)
             previous = same_as_fresh(converter, current, previous)
+
+
+def grown(s: Surface, *new: dict[str, Any]) -> Surface:
+    """``s`` with items appended to its ``/items``, the old ones the very same objects."""
+    data: dict[str, Any] = s.data_model  # type: ignore[assignment]  # set by the tests
+    return edited(s, items=[*data["items"], *new])
+
+
+def warned_item(index: int) -> dict[str, Any]:
+    """A ``tagged`` item whose image URL is refused: a warning inside the template."""
+    return {"name": f"w{index}", "img": "javascript:x", "tags": [{"t": "b"}]}
+
+
+class TestGrowingLists:
+    """A walk's conversion built on when only a template's list grew: the new items only."""
+
+    def test_appended_items_keep_the_old_items(self) -> None:
+        """The old ListViewItems are the very same objects; the new ones follow them."""
+        raw, data = tagged(3)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        again = same_as_fresh(CONVERTER, grown(s, *tagged(5)[1]["items"][3:]), first)
+        old, new = list_items(first), list_items(again)
+        assert len(new) == 5
+        assert all(a is b for a, b in zip(old, new[:3], strict=True))
+
+    def test_data_nothing_reads_keeps_the_tree(self) -> None:
+        """A change no read of the walk meets gives the very same element."""
+        raw, data = tagged(3)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        again = same_as_fresh(CONVERTER, edited(s, unread={"x": 1}), first)
+        assert again.element is first.element
+
+    def test_warnings_of_new_items_go_where_the_template_ends(self) -> None:
+        """A new item's warning comes after the old items' and before what follows."""
+        raw, data = tagged(2)
+        raw[0] = root("Column", children=["title", "list", "tail"])
+        raw.append({"id": "tail", "component": "Image", "url": "javascript:y"})
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        s = grown(s, warned_item(0))
+        again = same_as_fresh(CONVERTER, s, first)
+        # A refused URL warns, and the Image without a src is dropped: two warnings each.
+        assert [w.component_id for w in again.warnings] == ["img", "img", "tail", "tail"]
+        third = same_as_fresh(CONVERTER, grown(s, warned_item(1)), again)
+        assert [w.component_id for w in third.warnings] == [*["img"] * 4, "tail", "tail"]
+
+    def test_a_changed_item_or_another_read_converts_anew(self) -> None:
+        """An old item replaced, or the list read elsewhere too, is not a growth."""
+        raw, data = tagged(3)
+        s = surface(*raw, data=data)
+        first = CONVERTER.convert(s)
+        items = [{**data["items"][0], "name": "new"}, *data["items"][1:], warned_item(0)]
+        changed = same_as_fresh(CONVERTER, edited(s, items=items), first)
+        assert list_items(changed)[1] == list_items(first)[1]
+        raw.append({"id": "first", "component": "Text", "text": {"path": "/items/0/name"}})
+        raw[0] = root("Column", children=["title", "list", "first"])
+        s = surface(*raw, data=data)
+        same_as_fresh(CONVERTER, grown(s, warned_item(0)), CONVERTER.convert(s))
+
+    @pytest.mark.parametrize("budget", [8, 12, 16, 20])
+    def test_growth_past_the_node_budget(self, budget: int) -> None:
+        """Items appended past the budget are cut as a fresh conversion cuts them."""
+        converter = Converter(limits=Limits(max_nodes=budget, max_template_items=6))
+        raw, data = tagged(1)
+        s = surface(*raw, data=data)
+        previous = converter.convert(s)
+        for count in range(2, 9):  # past the item cap too
+            s = grown(s, *tagged(count)[1]["items"][count - 1 :])
+            previous = same_as_fresh(converter, s, previous)
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.data())
+    def test_growth_always_equals_fresh(self, data: st.DataObject) -> None:
+        """Lists grown, shrunk, edited and read elsewhere: every step equals a fresh one."""
+        raw, model = tagged(data.draw(st.integers(0, 3)))
+        if data.draw(st.booleans()):  # a read of the list's first item outside the list
+            raw.append({"id": "first", "component": "Text", "text": {"path": "/items/0/name"}})
+            raw[0] = root("Column", children=["title", "list", "first"])
+        converter = Converter(
+            limits=Limits(
+                max_nodes=data.draw(st.sampled_from([5000, 30, 11])),
+                max_template_items=data.draw(st.sampled_from([100, 4])),
+            )
+        )
+        s = surface(*raw, data=model)
+        previous = converter.convert(s)
+        for _ in range(data.draw(st.integers(1, 6))):
+            items = list(s.data_model["items"])  # type: ignore[index]
+            kind = data.draw(st.sampled_from(["grow", "grow", "warn", "drop", "edit", "title"]))
+            if kind == "grow":
+                added = tagged(len(items) + 2)[1]["items"][len(items) :]
+                s = grown(s, *added[: data.draw(st.integers(1, 2))])
+            elif kind == "warn":
+                s = grown(s, warned_item(len(items)))
+            elif kind == "drop" and items:
+                s = edited(s, items=items[:-1])
+            elif kind == "edit" and items:
+                items[0] = {**items[0], "name": data.draw(st.text(max_size=2))}
+                s = edited(s, items=items)
+            elif kind == "title":
+                s = edited(s, title=data.draw(st.sampled_from(["Shop", "Store"])))
+            previous = same_as_fresh(converter, s, previous)

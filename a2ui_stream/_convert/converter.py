@@ -27,13 +27,22 @@ Must not import: the reducer, events, request or shell modules. Does no I/O, no 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
+from a2ui_stream._convert.bindings import walk as walk_data
 from a2ui_stream._convert.elements import HANDLERS
 from a2ui_stream._convert.plans import Plan, Plans
-from a2ui_stream._convert.walk import ROOT_SCOPE, Setup, Walk, unknown_key
+from a2ui_stream._convert.walk import (
+    ROOT_SCOPE,
+    Setup,
+    Site,
+    Walk,
+    given_once,
+    item_element,
+    unknown_key,
+)
 from a2ui_stream._state.surface import ComponentChange, Surface
 from a2ui_stream._tree.frozen import FrozenDict, FrozenList
 from a2ui_stream._tree.patch import DataChange
@@ -44,6 +53,7 @@ from a2ui_stream._wire.limits import Limits
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from a2ui_stream._convert.walk import Entry
     from a2ui_stream._wire.a2ui import Component
 
 __all__ = ["Conversion", "Converter"]
@@ -58,6 +68,10 @@ class Made(msgspec.Struct, frozen=True, gc=False):
         nodes: the node budget the conversion used.
         work: the work budget it used.
         stopped: a budget ran out, and the walk refused every reference after it.
+        log: a walk's log, for :func:`_reread` (empty when a plan made it).
+        reads: a walk's reads of the root model, what each gave, in order (``None``
+            when a plan made it).
+        sites: a walk's templates over root model lists.
     """
 
     surface: Surface
@@ -65,6 +79,9 @@ class Made(msgspec.Struct, frozen=True, gc=False):
     nodes: int
     work: int
     stopped: bool = False
+    log: tuple[Entry, ...] = ()
+    reads: tuple[tuple[tuple[str, ...], Any], ...] | None = None
+    sites: tuple[Site, ...] = ()
 
 
 class Conversion(msgspec.Struct, frozen=True):
@@ -130,6 +147,10 @@ class Converter:
                 patched = self._patched(surface, previous, made, plan, known)
                 if patched is not None:
                     return patched
+            if made is not None and made.reads is not None:
+                reread = _reread(self._setup, surface, previous, made)  # type: ignore[arg-type]
+                if reread is not None:
+                    return reread
             if plan is not None:
                 walk = Walk(self._setup, surface)
                 element = plan.run(walk)
@@ -196,8 +217,138 @@ def _basis(surface: Surface) -> tuple[str, str, str | None]:
 
 
 def _result(element: Any, walk: Walk, surface: Surface, plan: Plan | None) -> Conversion:
-    made = Made(surface, plan, nodes=walk.nodes, work=walk.work, stopped=walk.stopped)
+    if plan is not None:
+        made = Made(surface, plan, nodes=walk.nodes, work=walk.work, stopped=walk.stopped)
+    else:
+        made = Made(
+            surface,
+            None,
+            nodes=walk.nodes,
+            work=walk.work,
+            stopped=walk.stopped,
+            log=tuple(walk.log),
+            reads=tuple(walk.reads),
+            sites=tuple(walk.sites),
+        )
     return Conversion(element, walk.warnings(), made)
+
+
+#: Scalars whose equal values print alike (a float's sign of zero may not).
+_SCALARS: Final = frozenset({str, int, bool})
+
+
+def _same(old: Any, new: Any) -> bool:
+    """Whether a read that gave ``old`` gives what converts alike when it gives ``new``."""
+    return old is new or (type(old) is type(new) and type(new) in _SCALARS and old == new)
+
+
+def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) -> Conversion | None:
+    """A walk's conversion for new data, when its reads still give what they gave.
+
+    The element depends on the components and on what the walk read of the data. With
+    the same components, a read that gives the same value again converts alike; a
+    template's list that only grew at its end (its old items the very same objects)
+    gives the same ListView with the new items' ListViewItems after the old ones. So
+    the walk converts just the new items, where the template ended: their warnings go
+    in the log at that point, and their nodes and work come after everything counted
+    before (a budget that would run out anywhere gives ``None``: a walk cuts it).
+    That is how an agent streams a list's data, a few items per snapshot.
+
+    Returns:
+        The conversion, or ``None`` when anything else the walk read changed.
+    """
+    before = made.surface
+    if made.stopped or before.components is not surface.components:
+        return None
+    if _basis(before) != _basis(surface) or made.reads is None:
+        return None
+    root = surface.data_model
+    sites = {site.read: site for site in made.sites}
+    grown: list[tuple[Site, list[Any]]] = []
+    for index, (segments, value) in enumerate(made.reads):
+        now = walk_data(root, segments)
+        if _same(value, now):
+            continue
+        site = sites.get(index)
+        if site is None or type(now) is not list or len(now) <= len(value):
+            return None
+        if len(now) > setup.max_items or any(a is not b for a, b in zip(value, now, strict=False)):
+            return None  # capped now, or an old item changed
+        grown.append((site, now))
+    if not grown:
+        kept = msgspec.structs.replace(made, surface=surface)
+        return Conversion(previous.element, previous.warnings, kept)
+    element: Any = previous.element
+    walk = Walk(setup, surface)
+    walk.nodes, walk.work = made.nodes, made.work
+    walk.reads = list(made.reads)
+    log = list(made.log)
+    shift = 0
+    moved: dict[int, Site] = {}
+    for site, items in sorted(grown, key=lambda found: found[0].log_end):
+        walk.log = []
+        walk.visited = set(site.ancestors)
+        added = []
+        for value in items[len(walk.reads[site.read][1]) :]:
+            if not walk.reserve(site.cid):
+                return None
+            added.append(item_element(walk.visit(site.component_id, site.depth + 1, value)))
+        if walk.stopped:
+            return None
+        address = _address(element, site.element)
+        if address is None:
+            return None
+        children = FrozenList([*site.element["children"], *added])
+        listview = FrozenDict({"$type": "ListView", "children": children})
+        element = _put(element, address, listview)
+        end = site.log_end + shift
+        log[end:end] = walk.log
+        shift += len(walk.log)
+        walk.reads[site.read] = (walk.reads[site.read][0], items)
+        moved[site.read] = site._replace(log_end=end + len(walk.log), element=listview)
+    sites_now = []
+    shift = 0
+    for site in made.sites:  # in log order: each later site's log moved by the inserts
+        found = moved.get(site.read)
+        if found is not None:
+            shift = found.log_end - site.log_end
+            sites_now.append(found)
+        else:
+            sites_now.append(site._replace(log_end=site.log_end + shift))
+    grew = Made(
+        surface,
+        None,
+        nodes=walk.nodes,
+        work=walk.work,
+        log=tuple(log),
+        reads=tuple(walk.reads),
+        sites=tuple(sites_now),
+    )
+    return Conversion(element, given_once(log), grew)
+
+
+def _address(node: Any, target: Any) -> tuple[Any, ...] | None:
+    """The keys and indexes from ``node`` to the very object ``target``, or ``None``."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(node, ())]
+    while stack:
+        value, address = stack.pop()
+        if value is target:
+            return address
+        if isinstance(value, dict):
+            stack.extend((inner, (*address, key)) for key, inner in value.items())
+        elif isinstance(value, list):
+            stack.extend((inner, (*address, index)) for index, inner in enumerate(value))
+    return None
+
+
+def _put(node: Any, address: tuple[Any, ...], value: Any) -> Any:
+    """``node`` with ``value`` at ``address``, each container on the way copied."""
+    if not address:
+        return value
+    key, inner = address[0], _put(node[address[0]], address[1:], value)
+    if isinstance(node, dict):
+        return FrozenDict({**node, key: inner})
+    return FrozenList([inner if index == key else kid for index, kid in enumerate(node)])
 
 
 def _appended(

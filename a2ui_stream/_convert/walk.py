@@ -19,7 +19,7 @@ request or shell modules. Does no I/O, no logging.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from a2ui_stream._convert import rules
 from a2ui_stream._convert.bindings import MISSING, call_of, split_pointer, template_of, walk
@@ -35,7 +35,17 @@ if TYPE_CHECKING:
     from a2ui_stream._wire.a2ui import Component
     from a2ui_stream._wire.limits import Limits
 
-__all__ = ["ROOT_SCOPE", "Context", "Entry", "Setup", "Walk", "unknown_key"]
+__all__ = [
+    "ROOT_SCOPE",
+    "Context",
+    "Entry",
+    "Setup",
+    "Site",
+    "Walk",
+    "given_once",
+    "item_element",
+    "unknown_key",
+]
 
 #: The item "in scope" at the root: no template item (never a JSON value).
 ROOT_SCOPE: Final = MISSING
@@ -48,6 +58,49 @@ _WARNING: Final = Severity.WARNING
 
 Entry = tuple[str | None, Diagnostic]
 """One warning as logged: its once-per-conversion key (or ``None``) and the diagnostic."""
+
+
+class Site(NamedTuple):
+    """A template expanded over a list of the root model, outside any template.
+
+    What a later conversion needs to append items to its ListView when only that list
+    grew (:func:`~a2ui_stream._convert.converter.Converter.convert`).
+
+    Attributes:
+        cid: the templated component.
+        component_id: the component each item renders.
+        depth: the templated component's depth.
+        ancestors: the components being visited there, ``cid`` among them.
+        read: the index of the list's read in :attr:`Walk.reads`.
+        log_end: the length of the log when its last item was done.
+        element: the ListView it emitted.
+    """
+
+    cid: str
+    component_id: str
+    depth: int
+    ancestors: frozenset[str]
+    read: int
+    log_end: int
+    element: dict[str, Any]
+
+
+def given_once(log: Iterable[Entry], given: Iterable[str] = ()) -> tuple[Diagnostic, ...]:
+    """A log's diagnostics in order, each once-per-conversion key kept at its first.
+
+    Args:
+        log: the entries, in order.
+        given: keys already given (by the conversion a log continues): left out.
+    """
+    seen = set(given)
+    out = []
+    for key, diagnostic in log:
+        if key is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(diagnostic)
+    return tuple(out)
 
 
 def unknown_key(component: str) -> str:
@@ -111,8 +164,10 @@ class Walk:
         "max_work",
         "misses",
         "nodes",
+        "reads",
         "root",
         "setup",
+        "sites",
         "stopped",
         "surface_id",
         "visited",
@@ -140,6 +195,10 @@ class Walk:
         self.stopped = False
         self.visited: set[str] = set()
         self.log: list[Entry] = []
+        #: Every read of the root model, in order: its segments and what it gave.
+        self.reads: list[tuple[tuple[str, ...], Any]] = []
+        #: The templates expanded over a list outside any template, in order.
+        self.sites: list[Site] = []
 
     # -- warnings -----------------------------------------------------------------------
 
@@ -173,15 +232,7 @@ class Walk:
             given: the once-per-conversion keys of warnings already given (by the
                 conversion this one continues): they are not given again.
         """
-        seen = set(given)
-        out = []
-        for key, diagnostic in self.log:
-            if key is not None:
-                if key in seen:
-                    continue
-                seen.add(key)
-            out.append(diagnostic)
-        return tuple(out)
+        return given_once(self.log, given)
 
     # -- traversal ----------------------------------------------------------------------
 
@@ -334,6 +385,7 @@ class Walk:
             return None
         component_id, pointer = template
         items = self.read(pointer, item)
+        read = len(self.reads) - 1  # where this list's read is, when it read the root
         out: list[Any] = []
         element = FrozenDict({"$type": "ListView", "children": FrozenList()})
         if type(items) is list:
@@ -351,6 +403,7 @@ class Walk:
             )
             return element
         cap = self.max_items
+        grows = item is ROOT_SCOPE and type(items) is list and len(items) <= cap
         if len(items) > cap:
             self.warn(
                 Code.CONVERT_TEMPLATE_CAP,
@@ -358,12 +411,18 @@ class Walk:
                 cid,
                 once=True,
             )
+        ancestors = frozenset(self.visited) if grows else frozenset()
         for count, value in enumerate(entries):
             if count >= cap or not self.reserve(cid):
                 break
             kid = self.visit(component_id, depth + 1, value)
-            out.append(_list_item(kid))
-        return FrozenDict({"$type": "ListView", "children": FrozenList(out)})
+            out.append(item_element(kid))
+        element = FrozenDict({"$type": "ListView", "children": FrozenList(out)})
+        if grows:
+            self.sites.append(
+                Site(cid, component_id, depth, ancestors, read, len(self.log), element)
+            )
+        return element
 
     # -- visits from a render plan: a site's ancestors in place of the walk's ---------------
 
@@ -379,11 +438,11 @@ class Walk:
         """Convert one template item a plan's item scope missed: its ListViewItem."""
         cid, component_id, depth, ancestors = site
         if not self.reserve(cid):  # over budget: the plan's run is redone by a walk
-            return _list_item(None)
+            return item_element(None)
         outer, self.visited = self.visited, set(ancestors)
         kid = self.visit(component_id, depth, value)
         self.visited = outer
-        return _list_item(kid)
+        return item_element(kid)
 
     def undo(self, mark: int, nodes: int, work: int) -> None:
         """Forget what a plan's scope did since ``mark``: the walk converts it instead."""
@@ -401,10 +460,12 @@ class Walk:
         segments = self.setup.segments(pointer)
         if item is ROOT_SCOPE:
             value = walk(self.root, segments)
+            self.reads.append((segments, value))
         else:
             value = walk(item, segments)
             if value is MISSING and pointer[:1] == "/":
                 value = walk(self.root, segments)
+                self.reads.append((segments, value))
         if value is MISSING:
             self.misses += 1
         return value
@@ -414,7 +475,8 @@ class Walk:
 _EMPTY_ITEM: Final = FrozenDict({"$type": "ListViewItem"})
 
 
-def _list_item(kid: dict[str, Any] | None) -> dict[str, Any]:
+def item_element(kid: dict[str, Any] | None) -> dict[str, Any]:
+    """The ListViewItem of one template item: its element, or empty when it gave none."""
     return _EMPTY_ITEM if kid is None else FrozenDict({"$type": "ListViewItem", "children": kid})
 
 
