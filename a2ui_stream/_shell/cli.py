@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal, TextIO
 import msgspec
 import structlog
 
-from a2ui_stream._engine.processor import Processor
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell import batch, live, options, render
 from a2ui_stream._shell.filelog import FileLog, naming
@@ -39,6 +38,7 @@ from a2ui_stream._shell.report import (
     Reporter,
     configure_logging,
 )
+from a2ui_stream._shell.resume import open_log, resumed_processor
 from a2ui_stream._state.stream import RunState, StreamState
 from a2ui_stream._view.text import plural
 from a2ui_stream._wire import events as ev
@@ -50,7 +50,6 @@ from a2ui_stream.errors import A2uiStreamError, UsageError
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
-    from a2ui_stream._shell.filelog import FsyncPolicy
     from a2ui_stream._wire.limits import Limits
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "main", "run"]
@@ -295,25 +294,20 @@ def _process(arguments: argparse.Namespace, reporter: Reporter) -> int:
         )
         log = None
         if arguments.log is not None:
-            log = stack.enter_context(_open_log(arguments.log, arguments.fsync, source))
-            if log.recovered is not None:
-                reporter([log.recovered])
+            spare = ((source, "the input"), (sys.stdout, "standard output"))
+            log = open_log(
+                arguments.log, arguments.fsync, spare=spare, stack=stack, reporter=reporter
+            )
         _check_from(arguments.emit_from, log)
-        keep_runs = None if arguments.final else 0
-        replayed = output if printing and arguments.emit_from is not None else None
-        processor = Processor(
+        processor = resumed_processor(
+            log,
+            reporter,
+            keep_runs=None if arguments.final else 0,
+            limits=limits,
+            output=output if printing and arguments.emit_from is not None else None,
+            emit_from=arguments.emit_from or 0,
             format=arguments.format,
             strict=arguments.strict,
-            log=log,
-            keep_runs=keep_runs,
-            limits=limits,
-            state=_resume(
-                log,
-                Reducer(keep_runs=keep_runs, limits=limits),
-                reporter,
-                replayed,
-                arguments.emit_from or 0,
-            ),
         )
         resumed = processor.state.seq
         # With a log, each event's diffs are written before the next event is logged,
@@ -363,62 +357,6 @@ def _check_from(emit_from: int | None, log: FileLog | None) -> None:
             "consumer saw are missing (lost with --fsync never or batch on a power loss, "
             "or another log); start the consumer over from a log that has them"
         )
-
-
-def _open_log(path: Path, fsync: FsyncPolicy, source: BinaryIO) -> FileLog:
-    """Open the ``--log`` file for appending, refusing one this run would destroy.
-
-    Refused before a byte is written: the input itself or the file standard output goes
-    to (however they are named), anything but a regular file, and an existing file that
-    is not an event log (its first line is not an event as this program writes it).
-    """
-    distinct = {
-        identity: what
-        for stream, what in ((source, "the input"), (sys.stdout, "standard output"))
-        if (identity := _identity(stream)) is not None
-    }
-    return FileLog.open(path, fsync=fsync, events_only=True, distinct_from=distinct)
-
-
-def _identity(stream: object) -> tuple[int, int] | None:
-    """Return the ``(st_dev, st_ino)`` of a stream's file; ``None`` if it has no file."""
-    fileno = getattr(stream, "fileno", None)
-    if fileno is None:
-        return None
-    try:
-        status = os.fstat(fileno())
-    except (OSError, ValueError):  # io.UnsupportedOperation is both: a stream in memory
-        return None
-    return status.st_dev, status.st_ino
-
-
-def _resume(
-    log: FileLog | None,
-    reducer: Reducer,
-    reporter: Reporter,
-    output: Output | None = None,
-    emit_from: int = 0,
-) -> StreamState | None:
-    """Fold the events a log already holds, so processing continues where it stopped.
-
-    The state is always the fold of the log: appending new events to a log whose
-    earlier events were ignored would make ``replay`` disagree with what was printed.
-    With ``output``, the diffs of the folded events from seq ``emit_from`` on are written
-    again (``process --from``), and flushed before any new event is logged.
-    """
-    if log is None or len(log) == 0:
-        return None
-    state = StreamState()
-    for reduction in replay(log, reducer=reducer):
-        state = reduction.state
-        # Their warnings were logged when the events were first processed.
-        reporter(d for d in reduction.diagnostics if d.code == Code.LOG_BAD_EVENT)
-        if output is not None and reduction.diffs and reduction.diffs[0].seq >= emit_from:
-            output.diffs(reduction.diffs)
-    if output is not None:
-        output.flush()
-    reporter.logger.info("resuming from the log", path=str(log.path), events=len(log))
-    return state
 
 
 def _replay(arguments: argparse.Namespace, reporter: Reporter) -> int:

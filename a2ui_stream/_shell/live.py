@@ -22,15 +22,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
-from a2ui_stream._engine.processor import Processor
-from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._request.catalog import Catalog, basic_catalog
 from a2ui_stream._request.request import RENDER_TOOL_NAME, A2uiRequest
 from a2ui_stream._shell import options
 from a2ui_stream._shell.chat import chat
-from a2ui_stream._shell.filelog import FileLog
 from a2ui_stream._shell.output import Output
 from a2ui_stream._shell.report import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from a2ui_stream._shell.resume import open_log, resumed_processor
 from a2ui_stream.errors import (
     AgentContentTypeError,
     AgentError,
@@ -178,9 +176,6 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
         UsageError: a bad ``-H``, catalog or URL (the command line reports it).
         OSError: the catalog or log cannot be used (likewise).
     """
-    # cli imports this module, so what is shared with process is borrowed at run time.
-    from a2ui_stream._shell import cli  # noqa: PLC0415
-
     logger = reporter.logger
     try:
         from a2ui_stream._shell.client import AgentSession  # noqa: PLC0415
@@ -198,28 +193,16 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
     with ExitStack() as stack:
         log = None
         if arguments.log is not None:
-            # Refused before a byte is written, as for process: the file stdout goes to,
-            # anything but a regular file, an existing file that is not an event log.
-            stdout = cli._identity(sys.stdout)  # noqa: SLF001
-            log = FileLog.open(
-                arguments.log,
-                fsync=arguments.fsync,
-                events_only=True,
-                distinct_from={} if stdout is None else {stdout: "standard output"},
+            spare = ((sys.stdout, "standard output"),)
+            log = open_log(
+                arguments.log, arguments.fsync, spare=spare, stack=stack, reporter=reporter
             )
-            stack.enter_context(log)
-            if log.recovered is not None:
-                reporter([log.recovered])
-        keep_runs = None if arguments.final else 0
-        limits = options.limits(arguments)
-        tools = (RENDER_TOOL_NAME,) if request is None else request.render_tools
-        folder = Reducer(keep_runs=keep_runs, limits=limits, render_tools=tools)
-        processor = Processor(
-            log=log,
-            keep_runs=keep_runs,
-            limits=limits,
-            render_tools=tools,
-            state=cli._resume(log, folder, reporter),  # noqa: SLF001
+        processor = resumed_processor(
+            log,
+            reporter,
+            keep_runs=None if arguments.final else 0,
+            limits=options.limits(arguments),
+            render_tools=(RENDER_TOOL_NAME,) if request is None else request.render_tools,
         )
         resumed = processor.state.seq
         timeout: dict[str, Any] = (

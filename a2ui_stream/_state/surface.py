@@ -398,6 +398,30 @@ def _target(
 _Handler: TypeAlias = Callable[[_Batch, Any, int, Limits], list[Diagnostic]]
 
 
+def _fill(
+    surface: Surface,
+    writes: Iterable[tuple[str, Any]],
+    components: Iterable[Component],
+    *,
+    index: int,
+    limits: Limits,
+    problems: list[Diagnostic],
+) -> Surface:
+    """Write data (each a whole value at its path), then upsert components.
+
+    A refused write or component is added to ``problems`` and the rest still apply.
+    """
+    for path, value in writes:
+        written = _write(surface, path, value, merge=False, index=index, limits=limits)
+        if isinstance(written, Diagnostic):
+            problems.append(written)
+        else:
+            surface = written
+    surface, found = _upsert(surface, components, index, limits)
+    problems.extend(found)
+    return surface
+
+
 def _create_surface(
     batch: _Batch, op: CreateSurface, index: int, limits: Limits
 ) -> list[Diagnostic]:
@@ -411,17 +435,11 @@ def _create_surface(
         components=_EMPTY,
         catalog_id=op.catalog_id,
     )
-    if op.data_model is not UNSET:
-        # v1.0 inline data model first, then components (a2ui-core's order, reference §1.2).
-        written = _write(surface, "", op.data_model, merge=False, index=index, limits=limits)
-        if isinstance(written, Diagnostic):
-            problems.append(written)
-        else:
-            surface = written
-    if op.components:
-        surface, found = _upsert(surface, op.components, index, limits)
-        problems.extend(found)
-    batch.put(surface)
+    # v1.0 inline data model first, then components (a2ui-core's order, reference §1.2).
+    model = () if op.data_model is UNSET else (("", op.data_model),)
+    batch.put(
+        _fill(surface, model, op.components or (), index=index, limits=limits, problems=problems)
+    )
     return problems
 
 
@@ -432,15 +450,10 @@ def _update_components(
     surface = _target(batch, op, index, limits)
     if isinstance(surface, Diagnostic):
         return [*problems, surface]
-    for path, value in op.initial_data:
-        written = _write(surface, path, value, merge=False, index=index, limits=limits)
-        if isinstance(written, Diagnostic):
-            problems.append(written)
-        else:
-            surface = written
-    surface, found = _upsert(surface, op.components, index, limits)
-    batch.put(surface)
-    problems.extend(found)
+    fill = _fill(
+        surface, op.initial_data, op.components, index=index, limits=limits, problems=problems
+    )
+    batch.put(fill)
     return problems
 
 

@@ -291,11 +291,21 @@ def _remove_from(parent: JSON, token: str) -> JSON:
     raise _OperationError(f"cannot remove from a {type(parent).__name__}")
 
 
-def _add(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
+def _write(
+    document: JSON,
+    operation: Mapping[str, Any],
+    room: int | None,
+    place: Callable[[JSON], Callable[[JSON, str], JSON]],
+) -> JSON:
+    """``add`` and ``replace``: the operation's value put at its path by ``place``."""
     tokens = _tokens(operation, "path")
     value = _value(operation)
     _check_room(tokens, value, room)
-    return value if not tokens else _edit(document, tokens, _add_to(value))
+    return value if not tokens else _edit(document, tokens, place(value))
+
+
+def _add(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
+    return _write(document, operation, room, _add_to)
 
 
 def _remove(document: JSON, operation: Mapping[str, Any], _room: int | None) -> JSON:
@@ -303,10 +313,7 @@ def _remove(document: JSON, operation: Mapping[str, Any], _room: int | None) -> 
 
 
 def _replace(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
-    tokens = _tokens(operation, "path")
-    value = _value(operation)
-    _check_room(tokens, value, room)
-    return value if not tokens else _edit(document, tokens, _replace_in(value))
+    return _write(document, operation, room, _replace_in)
 
 
 def _move(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
