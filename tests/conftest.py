@@ -1,11 +1,18 @@
-"""Shared fixtures: where the reference data from ``../shared`` lives."""
+"""Shared fixtures: where the reference data from ``../shared`` lives, the command line."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from helpers import Result
 from hypothesis import HealthCheck, settings
+
+from a2ui_stream._shell.cli import main
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # The suite runs on shared 2-core machines: a slow example is the machine's doing, not
 # the code's, so timing checks would only make property tests flaky. Tests that set
@@ -34,3 +41,15 @@ def vocabulary_path() -> Path:
     if not VOCABULARY.is_file():
         pytest.skip(f"vocabulary schemas not found at {VOCABULARY} (checkout without ../shared)")
     return VOCABULARY
+
+
+@pytest.fixture
+def cli(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., Result]:
+    """Run main() in-process and capture its exit code, stdout bytes and stderr text."""
+
+    def run(*argv: str | Path) -> Result:
+        code = main([str(arg) for arg in argv])
+        out, err = capsysbinary.readouterr()
+        return Result(code, out, err.decode())
+
+    return run

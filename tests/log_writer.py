@@ -4,7 +4,7 @@ Run as a script, it appends a deterministic sequence of AG-UI events to a :class
 (continuing from the log's current length), writing ``opened <length>`` to stdout once the
 log is open and ``acked <seq>`` after each append returns. Imported, it offers
 :func:`event_line` (the expected content of every seq), :func:`check_log` and
-:func:`kill_loop`, used by ``tests/test_log.py`` and ``benchmarks/soak_log.py``.
+:func:`kill_loop`, used by ``tests/test_filelog.py`` and ``benchmarks/soak_log.py``.
 
 Usage: ``python tests/log_writer.py LOG [--fsync always|batch|never] [--seed N]
 [--max-batch N] [--batch-chance P]``.

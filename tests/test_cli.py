@@ -8,15 +8,16 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import cli_crash
 import exactly_once
 import pytest
 import stream_cases as cases
+from helpers import CONSOLE_SCRIPT, Result
 
 from a2ui_stream import FileLog, MemoryLog, Processor
-from a2ui_stream._shell.cli import _Progress, main
+from a2ui_stream._shell.cli import _Progress
 from a2ui_stream._tree.patch import apply_patch
 
 if TYPE_CHECKING:
@@ -28,29 +29,6 @@ PART_KEYS = ["toolCallId", "toolName", "surfaceId", "args"]
 ORDER_CARD_JSON = (
     b'{"$type":"Card","title":"Order","children":[{"$type":"Markdown","value":"$42"}]}'
 )
-CONSOLE_SCRIPT = Path(sys.executable).parent / "a2ui-stream"
-
-
-class Result(NamedTuple):
-    code: int
-    out: bytes
-    err: str
-
-    @property
-    def lines(self) -> list[dict[str, Any]]:
-        return [json.loads(record) for record in self.out.splitlines()]
-
-
-@pytest.fixture
-def cli(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., Result]:
-    """Run main() in-process and capture its exit code, stdout bytes and stderr text."""
-
-    def run(*argv: str | Path) -> Result:
-        code = main([str(arg) for arg in argv])
-        out, err = capsysbinary.readouterr()
-        return Result(code, out, err.decode())
-
-    return run
 
 
 @pytest.fixture

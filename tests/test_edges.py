@@ -16,46 +16,25 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import pytest
 import stream_cases as cases
+from helpers import CONSOLE_SCRIPT, Result
 
 import a2ui_stream
 from a2ui_stream import testing
 from a2ui_stream._shell import report
-from a2ui_stream._shell.cli import _Progress, main
+from a2ui_stream._shell.cli import _Progress
 from a2ui_stream._shell.report import SHOWN_PER_CODE
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
-CONSOLE_SCRIPT = Path(sys.executable).parent / "a2ui-stream"
 SUBPROCESS_TIMEOUT = 60
-
-
-class Result(NamedTuple):
-    code: int
-    out: bytes
-    err: str
-
-    @property
-    def err_lines(self) -> list[str]:
-        return self.err.splitlines()
-
-
-@pytest.fixture
-def cli(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., Result]:
-    def run(*argv: str | Path) -> Result:
-        code = main([str(arg) for arg in argv])
-        out, err = capsysbinary.readouterr()
-        return Result(code, out, err.decode())
-
-    return run
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> Path:

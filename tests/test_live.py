@@ -16,15 +16,14 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import pytest
+from helpers import CONSOLE_SCRIPT, Result
 from sdk_agent import SdkAgent, Turn, free_port, recording_runs
 
 from a2ui_stream import SCHEMA_CONTEXT_DESCRIPTION
-from a2ui_stream._shell.cli import main
 from a2ui_stream._shell.live import EXIT_CODES, EXIT_INTERRUPTED
 from a2ui_stream.errors import (
     AgentContentTypeError,
@@ -38,30 +37,12 @@ from a2ui_stream.errors import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
 FIRST, SECOND = recording_runs()
-CONSOLE_SCRIPT = Path(sys.executable).parent / "a2ui-stream"
 SECRET = "Bearer tok-9f8e7d6c5b4a"  # noqa: S105 - a made-up token the output must not show
 #: Bounds every subprocess: a hung command fails the test instead of the suite.
 SUBPROCESS_TIMEOUT = 60
-
-
-class Result(NamedTuple):
-    code: int
-    out: bytes
-    err: str
-
-
-@pytest.fixture
-def cli(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., Result]:
-    """Run main() in-process; return its exit code, stdout bytes and stderr text."""
-
-    def run(*argv: str | Path) -> Result:
-        code = main([str(arg) for arg in argv])
-        out, err = capsysbinary.readouterr()
-        return Result(code, out, err.decode())
-
-    return run
 
 
 @pytest.fixture

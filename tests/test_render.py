@@ -8,49 +8,20 @@ import subprocess
 import sys
 import webbrowser
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import stream_cases as cases
 from a2ui_samples import load_sample_files
-from html_tree import Node, parse
 
 from a2ui_stream import testing
 from a2ui_stream._shell import render
-from a2ui_stream._shell.cli import main
 from a2ui_stream._wire.envelope import OPERATION_KEYS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-
-class Result(NamedTuple):
-    code: int
-    out: bytes
-    err: str
-
-    @property
-    def page(self) -> Node:
-        return parse(self.out.decode())
-
-    @property
-    def titles(self) -> list[str]:
-        """The card titles (surfaceIds), without their badges."""
-        return [
-            str(h.find("h3").children[0]).strip() for h in self.page.find_all(cls="part-header")
-        ]
-
-
-@pytest.fixture
-def cli(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., Result]:
-    """Run main() in-process and capture its exit code, stdout bytes and stderr text."""
-
-    def run(*argv: str | Path) -> Result:
-        code = main([str(arg) for arg in argv])
-        out, err = capsysbinary.readouterr()
-        return Result(code, out, err.decode())
-
-    return run
+    from helpers import Result
 
 
 def write(tmp_path: Path, name: str, data: bytes | str) -> Path:

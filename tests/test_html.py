@@ -1,4 +1,4 @@
-"""The view layer: every vocabulary element as HTML, the page, the text tree, safety."""
+"""Every vocabulary element drawn as HTML, and what a hostile element cannot do."""
 
 from __future__ import annotations
 
@@ -7,46 +7,20 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from helpers import ACTION, page_of, surface, text
 from html_tree import Node, parse, rules
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
-from markdown_it import MarkdownIt
 
 from a2ui_stream._convert.vocabulary import ELEMENT_TYPES, ICON_NAMES, validate_element
 from a2ui_stream._view import html as view_html
-from a2ui_stream._view import markdown as view_markdown
 from a2ui_stream._view.css import css_color, css_length
 from a2ui_stream._view.icons import ICONS
 from a2ui_stream._view.markdown import markdown_html
-from a2ui_stream._view.model import Card, Note, Page, Section, Step
+from a2ui_stream._view.model import Card, Note, Page, Section
 from a2ui_stream._view.page import content_security_policy, render_page
-from a2ui_stream._view.text import page_text, tree_lines
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
-
-ACTION = {
-    "type": "a2ui:action",
-    "name": "book",
-    "surfaceId": "s",
-    "sourceComponentId": "b",
-    "context": {"flight": "TP 1351"},
-}
-
-
-def page_of(*elements: Any) -> str:
-    """A page with one card per element."""
-    cards = tuple(
-        Card(surface_id=f"s{i}", tool_call_id=f"a2ui:s{i}", args=element, seq=i)
-        for i, element in enumerate(elements)
-    )
-    return render_page(Page(title="t", sections=(Section(title="Run 1", cards=cards),)))
-
-
-def surface(markup: str) -> Node:
-    """The first card's drawn surface."""
-    return parse(markup).find("div", "surface")
 
 
 def style_of(markup: str, node: Node) -> dict[str, str]:
@@ -250,10 +224,6 @@ def check_icon(markup: str) -> None:
     icon = surface(markup).find("svg", "icon")
     assert (icon.attrs["aria-label"], icon.find("title").text()) == ("plane", "plane")
     assert "s-lg" in icon.classes
-
-
-def text(value: str) -> dict[str, Any]:
-    return {"$type": "Text", "value": value}
 
 
 #: Every ``$type`` of the vocabulary, an element using its props, and what must show.
@@ -547,53 +517,6 @@ class TestElements:
         assert surface(markup).find("span", "icon-unknown").text() == "icon rocket"
 
 
-def chart(**props: Any) -> Node:
-    return surface(page_of({"$type": "Chart", **props})).find("figure", "chart")
-
-
-POINTS = [{"label": "a", "value": 1}, {"label": "b", "value": -2}, {"label": "c", "value": 4}]
-
-
-class TestChart:
-    def test_data_is_one_series(self) -> None:
-        """Without ``series``, ``data`` draws one series: a bar per point, no legend."""
-        figure = chart(variant="bar", data=POINTS)
-        assert len(figure.find_all("rect")) == 3
-        assert figure.find_all("ul", "legend") == []
-        labels = [t.text() for t in figure.find_all("text")]
-        assert labels == ["4", "-2", "a", "b", "c"]
-
-    def test_line_area_sparkline(self) -> None:
-        """Lines are polylines, areas add a filled polygon, sparklines have no axis."""
-        line = chart(variant="line", data=POINTS)
-        assert len(line.find_all("polyline")) == 1
-        assert line.find_all("polygon") == []
-        area = chart(variant="area", data=POINTS)
-        assert len(area.find_all("polygon")) == 1
-        spark = chart(variant="sparkline", data=POINTS)
-        assert spark.find_all("path", "axis") == []
-        assert spark.find("svg").attrs["width"] == "120.0"
-
-    def test_axis_and_legend_follow_their_flags(self) -> None:
-        """``showAxis: false`` drops the axis; ``showLegend`` adds the legend."""
-        figure = chart(variant="line", data=POINTS, showAxis=False, showLegend=True)
-        assert figure.find_all("path", "axis") == []
-        assert [li.text() for li in figure.find_all("li")] == ["values"]
-
-    def test_stacked_lines_add_up(self) -> None:
-        """Stacked series draw each on top of the ones before it."""
-        series = [{"label": "x", "data": [{"value": 1}]}, {"label": "y", "data": [{"value": 1}]}]
-        flat = chart(variant="line", series=series).find_all("polyline")
-        stacked = chart(variant="line", series=series, stacked=True).find_all("polyline")
-        assert flat[0].attrs["points"] == flat[1].attrs["points"]
-        assert stacked[0].attrs["points"] != stacked[1].attrs["points"]
-
-    def test_no_usable_point(self) -> None:
-        """A chart without numbers says so instead of drawing nothing."""
-        figure = chart(variant="bar", data=[{"value": "x"}, 5])
-        assert figure.text() == "bar chart: no data"
-
-
 HOSTILE = '"><script>document.title="pwned"</script></style><img src=x onerror=alert(1)>'
 
 
@@ -700,119 +623,3 @@ class TestSafety:
     def test_length_grammar(self, value: Any, expected: str | None) -> None:
         """Only plain CSS lengths pass."""
         assert css_length(value) == expected
-
-
-#: Text the shortcut takes (from its own pattern, and from a narrower ASCII one that
-#: finds more punctuation runs): it must render exactly as markdown-it-py renders it.
-PLAIN = st.from_regex(view_markdown._PLAIN, fullmatch=True) | st.from_regex(
-    r"[A-Za-z][A-Za-z0-9 ,.;:?!%$/@'-]{0,40}", fullmatch=True
-)
-
-
-class TestMarkdown:
-    @settings(max_examples=300, deadline=None)
-    @given(PLAIN)
-    def test_plain_text_shortcut_matches_the_library(self, value: str) -> None:
-        """The plain-prose shortcut gives markdown-it-py's own output."""
-        assume(view_markdown._PLAIN.match(value) is not None)  # not one ending in a space
-        library = MarkdownIt("commonmark", {"html": False}).render(value)
-        assert markdown_html.__wrapped__(value) == library
-
-    def test_the_shortcut_is_taken(self) -> None:
-        """Ordinary prose skips the parser (the benchmark depends on it)."""
-        assert view_markdown._PLAIN.match("Seat 14C confirmed, gate 5.")
-        assert not view_markdown._PLAIN.match("1. a list")
-        assert not view_markdown._PLAIN.match("*emphasis*")
-
-
-class TestPage:
-    def page(self, *, timeline: bool = False) -> Page:
-        first = {"$type": "Text", "value": "first"}
-        second = {"$type": "Text", "value": "second"}
-        live = Card(
-            surface_id="s1",
-            tool_call_id="a2ui:s1",
-            args=second,
-            seq=7,
-            warnings=('A2UI component "x" was not found.',),
-            steps=(Step(seq=3, op="add", args=first), Step(seq=7, op="update", args=second)),
-        )
-        gone = Card(
-            surface_id="s2",
-            tool_call_id="a2ui:s2",
-            args=first,
-            seq=4,
-            removed_at=9,
-            steps=(Step(seq=4, op="add", args=first), Step(seq=9, op="remove")),
-        )
-        return Page(
-            title="rec.jsonl",
-            summary="AG-UI recording",
-            sections=(Section(title="Run 1 of 1", details=("run r1",), cards=(live, gone)),),
-            notes=(Note(severity="error", text="bad line"),),
-            timeline=timeline,
-        )
-
-    def test_sections_and_cards(self) -> None:
-        """One section per run, one card per part titled with its surfaceId."""
-        tree = parse(render_page(self.page()))
-        assert [h.text() for h in tree.find_all("h2")] == ["Run 1 of 1 run r1"]
-        titles = [h.text() for h in tree.find_all("h3")]
-        assert titles == ["s1", "s2 removed by event 9"]
-        parts = tree.find_all("article", "part")
-        assert "removed" in parts[1].classes
-        assert parts[0].find("ul", "warnings").text() == 'A2UI component "x" was not found.'
-        assert "drawn by event 7" in parts[0].find("p", "meta").text()
-        assert tree.find("section", "diagnostics").find("li", "error").text() == "bad line"
-
-    def test_timeline(self) -> None:
-        """Each card lists every state with the seq that caused it."""
-        tree = parse(render_page(self.page(timeline=True)))
-        steps = [p.text() for p in tree.find_all("p", "step")]
-        assert steps == ["event 3 · add", "event 7 · update", "event 4 · add", "event 9 · remove"]
-        without = parse(render_page(self.page()))
-        assert without.find_all("p", "step") == []
-
-    def test_deterministic(self) -> None:
-        """The same page value always gives the same bytes."""
-        assert render_page(self.page(timeline=True)) == render_page(self.page(timeline=True))
-
-    def test_empty_page(self) -> None:
-        """A page with no sections says so."""
-        assert "drew no surface" in render_page(Page(title="x"))
-
-
-class TestText:
-    def test_tree_lines(self) -> None:
-        """One line per element, props as JSON, children indented, actions named."""
-        tree = {
-            "$type": "Card",
-            "title": "Order",
-            "children": [
-                {"$type": "Markdown", "value": "$42"},
-                {"$type": "Button", "label": "Pay", "$action": ACTION},
-            ],
-        }
-        assert tree_lines(tree) == [
-            'Card title="Order"',
-            '  Markdown value="$42"',
-            '  Button label="Pay" $action="book" context={"flight":"TP 1351"}',
-        ]
-
-    def test_controls_never_reach_the_terminal(self) -> None:
-        """Escape sequences an agent wrote are shown escaped."""
-        lines = tree_lines({"$type": "Text", "value": "\x1b[31mred\x9b", "\x1bkey": 1})
-        assert "\x1b" not in "".join(lines)
-        assert "\x9b" not in "".join(lines)
-
-    def test_page_text(self) -> None:
-        """Sections, live parts with their trees, removed parts in one line."""
-        text = page_text(TestPage().page())
-        assert text.splitlines() == [
-            "rec.jsonl: AG-UI recording",
-            "Run 1 of 1 (run r1)",
-            '  surface "s1", drawn by event 7',
-            '    Text value="second"',
-            '    ! A2UI component "x" was not found.',
-            '  surface "s2", drawn by event 4, removed by event 9',
-        ]
