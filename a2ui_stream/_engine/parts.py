@@ -33,7 +33,7 @@ from a2ui_stream._state.stream import (
 from a2ui_stream._wire.diagnostics import Severity
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     import immutables
 
@@ -80,12 +80,22 @@ class Conversions:
         self._by_surface.clear()
 
 
-def _owner(run: RunState, surface_id: str) -> tuple[str, Surface] | None:
+def _owner(
+    run: RunState,
+    surface_id: str,
+    placed: tuple[str, Mapping[str, Surface], bool] | None = None,
+) -> tuple[str, Surface] | None:
     """Return the most recent bucket holding ``surface_id`` and its surface.
 
     Activity outranks the tool carriers, whichever came first (as the Kotlin client
-    ranks carriers): a tool bucket owns a surface only when no activity holds it.
+    ranks carriers): a tool bucket owns a surface only when no activity holds it. The
+    bucket just ``placed`` (see :func:`synthesize`) is the answer without a search when
+    it holds the surface: as the latest activity bucket, or as the only bucket.
     """
+    if placed is not None:
+        found = placed[1].get(surface_id)
+        if found is not None and (not placed[2] or run.live.get(surface_id) == 1):
+            return placed[0], found
     for buckets in (run.buckets, run.tool_buckets):
         for message_id in reversed(buckets):
             surface = buckets[message_id].surfaces.get(surface_id)
@@ -102,6 +112,7 @@ def synthesize(
     converter: Converter,
     conversions: Conversions,
     known: Sequence[DataChange | ComponentChange] = (),
+    placed: tuple[str, Mapping[str, Surface], bool] | None = None,
 ) -> tuple[RunState, tuple[PartDiff, ...], list[Diagnostic]]:
     """Recompute the parts of the touched surfaces and diff them against the run's parts.
 
@@ -112,6 +123,10 @@ def synthesize(
         converter: converts each surface that changed.
         conversions: the latest conversion of each surface, to build on.
         known: what is known of how data values and components changed.
+        placed: the bucket just stored as the most recent of its kind (its messageId,
+            surfaces, and whether it is a tool bucket): it owns its surfaces, a tool
+            bucket those no other bucket holds, which spares a search of every bucket
+            (with many live buckets, the most of a snapshot's time).
 
     Returns:
         The run with its parts and reported warnings updated, the diffs (in the order of the
@@ -126,7 +141,7 @@ def synthesize(
     added: list[Part] = []  # new parts go in after the others, in upstream's order
     diagnostics: list[Diagnostic] = []
     for surface_id in dict.fromkeys(touched):
-        owner = _owner(run, surface_id)
+        owner = _owner(run, surface_id, placed)
         old = parts.get(surface_id)
         element = None
         if owner is None:
@@ -227,8 +242,10 @@ def settle(run: RunState, seq: int | None) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for surface_id in run.surfaces():
         warnings = run.reported.get(surface_id, ())
+        if not warnings:  # most surfaces: no search of the buckets for their owner
+            continue
         owner = _owner(run, surface_id)
-        if not warnings or owner is None:
+        if owner is None:
             continue
         found.extend(
             _replace(w, seq=seq, message_id=owner[0], message=w.message + _SETTLED)

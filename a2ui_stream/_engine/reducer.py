@@ -609,6 +609,7 @@ def _place_bucket(
         converter=context.converter,
         conversions=context.conversions,
         known=known,
+        placed=(key, bucket.surfaces, tool),
     )
     diagnostics.extend(found)
     return _with_run(state, new_run), diffs, tuple(diagnostics)
