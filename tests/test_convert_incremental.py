@@ -379,7 +379,7 @@ def warned_item(index: int) -> dict[str, Any]:
 
 
 class TestGrowingLists:
-    """A walk's conversion built on when only a template's list grew: the new items only."""
+    """A walk's conversion built on when only a template's list changed: those items only."""
 
     def test_appended_items_keep_the_old_items(self) -> None:
         """The old ListViewItems are the very same objects; the new ones follow them."""
@@ -413,14 +413,28 @@ class TestGrowingLists:
         third = same_as_fresh(CONVERTER, grown(s, warned_item(1)), again)
         assert [w.component_id for w in third.warnings] == [*["img"] * 4, "tail", "tail"]
 
-    def test_a_changed_item_or_another_read_converts_anew(self) -> None:
-        """An old item replaced, or the list read elsewhere too, is not a growth."""
-        raw, data = tagged(3)
+    def test_changed_items_alone_convert_anew(self) -> None:
+        """Items replaced (one now warning) are converted anew; the others are kept."""
+        raw, data = tagged(4)
+        raw[0] = root("Column", children=["title", "list", "tail"])
+        raw.append({"id": "tail", "component": "Image", "url": "javascript:y"})
         s = surface(*raw, data=data)
         first = CONVERTER.convert(s)
-        items = [{**data["items"][0], "name": "new"}, *data["items"][1:], warned_item(0)]
+        items = [{**data["items"][0], "name": "new"}, *data["items"][1:3], warned_item(0)]
         changed = same_as_fresh(CONVERTER, edited(s, items=items), first)
-        assert list_items(changed)[1] == list_items(first)[1]
+        assert [a is b for a, b in zip(list_items(first), list_items(changed), strict=True)] == [
+            False,
+            True,
+            True,
+            False,
+        ]
+        assert [w.component_id for w in changed.warnings] == ["img", "img", "tail", "tail"]
+        back = same_as_fresh(CONVERTER, edited(s, items=data["items"]), changed)
+        assert [w.component_id for w in back.warnings] == ["tail", "tail"]
+
+    def test_another_read_of_the_list_converts_anew(self) -> None:
+        """The list read elsewhere too: a change of it is not the template's alone."""
+        raw, data = tagged(3)
         raw.append({"id": "first", "component": "Text", "text": {"path": "/items/0/name"}})
         raw[0] = root("Column", children=["title", "list", "first"])
         s = surface(*raw, data=data)

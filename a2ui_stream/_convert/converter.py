@@ -51,7 +51,7 @@ from a2ui_stream._wire.diagnostics import Diagnostic
 from a2ui_stream._wire.limits import Limits
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from a2ui_stream._convert.walk import Entry
     from a2ui_stream._wire.a2ui import Component
@@ -69,8 +69,8 @@ class Made(msgspec.Struct, frozen=True, gc=False):
         work: the work budget it used.
         stopped: a budget ran out, and the walk refused every reference after it.
         log: a walk's log, for :func:`_reread` (empty when a plan made it).
-        reads: a walk's reads of the root model, what each gave, in order (``None``
-            when a plan made it).
+        reads: what a walk read of the root model: each path once, what it gave and
+            how many times it was read (``None`` when a plan made it).
         sites: a walk's templates over root model lists.
     """
 
@@ -80,7 +80,7 @@ class Made(msgspec.Struct, frozen=True, gc=False):
     work: int
     stopped: bool = False
     log: tuple[Entry, ...] = ()
-    reads: tuple[tuple[tuple[str, ...], Any], ...] | None = None
+    reads: tuple[tuple[tuple[str, ...], Any, int], ...] | None = None
     sites: tuple[Site, ...] = ()
 
 
@@ -227,10 +227,23 @@ def _result(element: Any, walk: Walk, surface: Surface, plan: Plan | None) -> Co
             work=walk.work,
             stopped=walk.stopped,
             log=tuple(walk.log),
-            reads=tuple(walk.reads),
+            reads=_counted({}, walk.reads),
             sites=tuple(walk.sites),
         )
     return Conversion(element, walk.warnings(), made)
+
+
+def _counted(
+    reads: dict[tuple[str, ...], list[Any]], more: Iterable[tuple[tuple[str, ...], Any]]
+) -> tuple[tuple[tuple[str, ...], Any, int], ...]:
+    """``reads`` (each path's value and count) with ``more`` reads counted in, as a tuple."""
+    for segments, value in more:
+        found = reads.get(segments)
+        if found is None:
+            reads[segments] = [value, 1]
+        else:
+            found[1] += 1
+    return tuple((segments, value, count) for segments, (value, count) in reads.items())
 
 
 #: Scalars whose equal values print alike (a float's sign of zero may not).
@@ -246,13 +259,14 @@ def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) ->
     """A walk's conversion for new data, when its reads still give what they gave.
 
     The element depends on the components and on what the walk read of the data. With
-    the same components, a read that gives the same value again converts alike; a
-    template's list that only grew at its end (its old items the very same objects)
-    gives the same ListView with the new items' ListViewItems after the old ones. So
-    the walk converts just the new items, where the template ended: their warnings go
-    in the log at that point, and their nodes and work come after everything counted
-    before (a budget that would run out anywhere gives ``None``: a walk cuts it).
-    That is how an agent streams a list's data, a few items per snapshot.
+    the same components, a read that gives the same value again converts alike. A
+    template's list read from the root model that changed only in some items (the
+    others the very same objects) or grew at its end gives the same ListView with
+    those items' ListViewItems converted anew: the walk converts just those, in
+    traversal order, their warnings taking the place of the old items' in the log.
+    Their nodes and work are counted on top of the whole conversion's, so a budget
+    that could run out anywhere gives ``None`` (a walk cuts it where it cuts). That is
+    how an agent streams a list's data, and how a dashboard's rows change.
 
     Returns:
         The conversion, or ``None`` when anything else the walk read changed.
@@ -263,68 +277,146 @@ def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) ->
     if _basis(before) != _basis(surface) or made.reads is None:
         return None
     root = surface.data_model
-    sites = {site.read: site for site in made.sites}
-    grown: list[tuple[Site, list[Any]]] = []
-    for index, (segments, value) in enumerate(made.reads):
+    readers: dict[tuple[str, ...], int] = {}  # how many templates read each list
+    for site in made.sites:
+        readers[site.read] = readers.get(site.read, 0) + 1
+    lists: dict[tuple[str, ...], tuple[list[Any], list[Any]]] = {}
+    for segments, value, count in made.reads:
         now = walk_data(root, segments)
         if _same(value, now):
             continue
-        site = sites.get(index)
-        if site is None or type(now) is not list or len(now) <= len(value):
+        if count != readers.get(segments) or type(now) is not list or type(value) is not list:
+            return None  # read by more than its templates, or not a list's change
+        if not len(value) <= len(now) <= setup.max_items:
             return None
-        if len(now) > setup.max_items or any(a is not b for a, b in zip(value, now, strict=False)):
-            return None  # capped now, or an old item changed
-        grown.append((site, now))
-    if not grown:
+        lists[segments] = (value, now)
+    if not lists:
         kept = msgspec.structs.replace(made, surface=surface)
         return Conversion(previous.element, previous.warnings, kept)
-    element: Any = previous.element
     walk = Walk(setup, surface)
     walk.nodes, walk.work = made.nodes, made.work
-    walk.reads = list(made.reads)
-    log = list(made.log)
-    shift = 0
-    moved: dict[int, Site] = {}
-    for site, items in sorted(grown, key=lambda found: found[0].log_end):
-        walk.log = []
-        walk.visited = set(site.ancestors)
-        added = []
-        for value in items[len(walk.reads[site.read][1]) :]:
-            if not walk.reserve(site.cid):
-                return None
-            added.append(item_element(walk.visit(site.component_id, site.depth + 1, value)))
-        if walk.stopped:
+    log = _Log(made.log)
+    element: Any = previous.element
+    sites_now = []
+    for site in made.sites:
+        change = lists.get(site.read)
+        if change is None:  # its items as they were, each where the log now puts it
+            sites_now.append(log.moved(site))
+            continue
+        found = _items_anew(log, walk, site, *change)
+        if found is None:
             return None
-        address = _address(element, site.element)
+        children, spans = found
+        address = site.address if site.address is not None else _address(element, site.element)
         if address is None:
             return None
-        children = FrozenList([*site.element["children"], *added])
-        listview = FrozenDict({"$type": "ListView", "children": children})
+        listview = FrozenDict({"$type": "ListView", "children": FrozenList(children)})
         element = _put(element, address, listview)
-        end = site.log_end + shift
-        log[end:end] = walk.log
-        shift += len(walk.log)
-        walk.reads[site.read] = (walk.reads[site.read][0], items)
-        moved[site.read] = site._replace(log_end=end + len(walk.log), element=listview)
-    sites_now = []
-    shift = 0
-    for site in made.sites:  # in log order: each later site's log moved by the inserts
-        found = moved.get(site.read)
-        if found is not None:
-            shift = found.log_end - site.log_end
-            sites_now.append(found)
-        else:
-            sites_now.append(site._replace(log_end=site.log_end + shift))
+        log.copy(site.end)
+        end = len(log.out)
+        sites_now.append(
+            site._replace(spans=tuple(spans), end=end, element=listview, address=address)
+        )
+    log.copy(len(made.log))
+    if walk.nodes > setup.max_nodes or walk.work > setup.max_work:
+        return None
     grew = Made(
         surface,
         None,
         nodes=walk.nodes,
         work=walk.work,
-        log=tuple(log),
-        reads=tuple(walk.reads),
+        log=tuple(log.out),
+        reads=_counted(
+            {
+                segments: [lists[segments][1] if segments in lists else value, count]
+                for segments, value, count in made.reads
+            },
+            walk.reads,
+        ),
         sites=tuple(sites_now),
     )
-    return Conversion(element, given_once(log), grew)
+    return Conversion(element, given_once(log.out), grew)
+
+
+def _items_anew(
+    log: _Log, walk: Walk, site: Site, old: list[Any], now: list[Any]
+) -> tuple[list[Any], list[tuple[int, int, int, int]]] | None:
+    """A site's ListViewItems and spans with the items of ``now`` not in ``old`` anew."""
+    children = list(site.element["children"])
+    spans = list(site.spans)
+    changed = [i for i in range(len(old)) if old[i] is not now[i]]
+    upto = 0  # the spans before it are where the rewritten log puts them
+    for position in [*changed, *range(len(old), len(now))]:
+        log.shift(spans, upto, min(position, len(spans)))
+        was = spans[position] if position < len(old) else (site.end, site.end, 0, 0)
+        found = log.anew(walk, site, now[position], was)
+        if found is None:
+            return None
+        item, span = found
+        if position < len(old):
+            children[position], spans[position] = item, span
+        else:
+            children.append(item)
+            spans.append(span)
+        upto = position + 1
+    log.shift(spans, upto, len(old))
+    return children, spans
+
+
+class _Log:
+    """A walk's log rewritten in order: old entries copied, some items' entries anew."""
+
+    __slots__ = ("done", "old", "out")
+
+    def __init__(self, old: tuple[Entry, ...]) -> None:
+        self.old = old
+        self.out: list[Entry] = []
+        self.done = 0  # the old entries dealt with so far
+
+    def copy(self, end: int) -> None:
+        """Copy the old entries up to ``end``."""
+        self.out.extend(self.old[self.done : end])
+        self.done = max(self.done, end)
+
+    def shift(self, spans: list[tuple[int, int, int, int]], start: int, end: int) -> None:
+        """Items ``start`` to ``end`` kept: their spans where the rewritten log puts them."""
+        shift = len(self.out) - self.done
+        if shift:
+            for index in range(start, end):
+                a, b, nodes, work = spans[index]
+                spans[index] = (a + shift, b + shift, nodes, work)
+
+    def moved(self, site: Site) -> Site:
+        """A site whose items are all kept, where the rewritten log puts them."""
+        if len(self.out) == self.done:
+            return site
+        spans = list(site.spans)
+        self.shift(spans, 0, len(spans))
+        return site._replace(spans=tuple(spans), end=site.end + len(self.out) - self.done)
+
+    def anew(
+        self, walk: Walk, site: Site, value: Any, was: tuple[int, int, int, int]
+    ) -> tuple[dict[str, Any], tuple[int, int, int, int]] | None:
+        """Convert one item in place of the one whose span was ``was``; ``None``: cut.
+
+        Its nodes and work are counted on top of the conversion's (the old item's
+        taken off after), so a budget that runs out here could anywhere.
+        """
+        self.copy(was[0])
+        self.done = was[1]
+        walk.log, walk.visited = [], set(site.ancestors)
+        nodes, work = walk.nodes, walk.work
+        if not walk.reserve(site.cid):
+            return None
+        kid = walk.visit(site.component_id, site.depth + 1, value)
+        if walk.stopped:
+            return None
+        start = len(self.out)
+        self.out.extend(walk.log)
+        span = (start, len(self.out), walk.nodes - nodes, walk.work - work)
+        walk.nodes -= was[2]
+        walk.work -= was[3]
+        return item_element(kid), span
 
 
 def _address(node: Any, target: Any) -> tuple[Any, ...] | None:

@@ -60,6 +60,10 @@ Entry = tuple[str | None, Diagnostic]
 """One warning as logged: its once-per-conversion key (or ``None``) and the diagnostic."""
 
 
+Span = tuple[int, int, int, int]
+"""One template item in a walk: where its log entries start and end, its nodes and work."""
+
+
 class Site(NamedTuple):
     """A template expanded over a list of the root model, outside any template.
 
@@ -71,18 +75,22 @@ class Site(NamedTuple):
         component_id: the component each item renders.
         depth: the templated component's depth.
         ancestors: the components being visited there, ``cid`` among them.
-        read: the index of the list's read in :attr:`Walk.reads`.
-        log_end: the length of the log when its last item was done.
+        read: the segments of the list's read.
+        spans: each item's :data:`Span`.
+        end: the length of the log when its last item was done.
         element: the ListView it emitted.
+        address: the keys and indexes from the root element to it, once looked up.
     """
 
     cid: str
     component_id: str
     depth: int
     ancestors: frozenset[str]
-    read: int
-    log_end: int
+    read: tuple[str, ...]
+    spans: tuple[Span, ...]
+    end: int
     element: dict[str, Any]
+    address: tuple[Any, ...] | None = None
 
 
 def given_once(log: Iterable[Entry], given: Iterable[str] = ()) -> tuple[Diagnostic, ...]:
@@ -385,7 +393,6 @@ class Walk:
             return None
         component_id, pointer = template
         items = self.read(pointer, item)
-        read = len(self.reads) - 1  # where this list's read is, when it read the root
         out: list[Any] = []
         element = FrozenDict({"$type": "ListView", "children": FrozenList()})
         if type(items) is list:
@@ -412,15 +419,29 @@ class Walk:
                 once=True,
             )
         ancestors = frozenset(self.visited) if grows else frozenset()
+        spans: list[Span] = []
         for count, value in enumerate(entries):
-            if count >= cap or not self.reserve(cid):
+            if count >= cap:
+                break
+            start, nodes, work = len(self.log), self.nodes, self.work
+            if not self.reserve(cid):
                 break
             kid = self.visit(component_id, depth + 1, value)
             out.append(item_element(kid))
+            spans.append((start, len(self.log), self.nodes - nodes, self.work - work))
         element = FrozenDict({"$type": "ListView", "children": FrozenList(out)})
         if grows:
             self.sites.append(
-                Site(cid, component_id, depth, ancestors, read, len(self.log), element)
+                Site(
+                    cid,
+                    component_id,
+                    depth,
+                    ancestors,
+                    self.setup.segments(pointer),
+                    tuple(spans),
+                    len(self.log),
+                    element,
+                )
             )
         return element
 
