@@ -18,7 +18,6 @@ from a2ui_stream._engine.processor import Processor
 from a2ui_stream._wire.codec import encode_event, event_from_mapping
 from a2ui_stream._wire.convention import A2UI_ACTIVITY_TYPE, OPERATIONS_KEY
 from a2ui_stream._wire.diagnostics import Diagnostic
-from a2ui_stream._wire.numbers import keep_double
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -42,7 +41,7 @@ __all__ = [
 #: The v0.9 basic catalog, as surfaces built by these helpers name it.
 BASIC_CATALOG_V09 = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"
 
-_ENCODER = msgspec.json.Encoder(enc_hook=keep_double)  # read back: JsFloat as its float
+_ENCODER = msgspec.json.Encoder()
 
 
 def create_surface(surface_id: str, *, catalog_id: str = BASIC_CATALOG_V09) -> dict[str, Any]:

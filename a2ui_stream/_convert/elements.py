@@ -31,7 +31,6 @@ from a2ui_stream._convert.bindings import MISSING, call_of, field_name
 from a2ui_stream._convert.rules import url_is_safe
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Severity
-from a2ui_stream._wire.numbers import JsFloat
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -171,7 +170,7 @@ def _image(ctx: Context) -> dict[str, Any] | None:
         alt = ctx.string(ctx.value("description"), "alt")
     element: dict[str, Any] = {"$type": "Image", "src": src, "alt": "" if alt is None else alt}
     size = ctx.prop("size")
-    if (type(size) is str and size in vocab.IMAGE_SIZES) or type(size) in {int, float, JsFloat}:
+    if (type(size) is str and size in vocab.IMAGE_SIZES) or type(size) in {int, float}:
         element["size"] = size
     elif size is not MISSING:
         ctx.invalid("size", size)

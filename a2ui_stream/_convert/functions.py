@@ -23,13 +23,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias
 
 from a2ui_stream._convert.bindings import MISSING
-from a2ui_stream._wire.numbers import (
-    MAX_SAFE_INTEGER,
-    JsFloat,
-    as_double,
-    encode_json,
-    number_text,
-)
+from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER, as_double, encode_json, number_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -67,7 +61,7 @@ def to_text(value: Any) -> str | None:
         return str(value)
     if kind is bool:
         return "true" if value else "false"
-    if kind is int or kind is float or kind is JsFloat:
+    if kind is int or kind is float:
         return number_text(value)
     if value is None or value is MISSING:
         return ""
@@ -118,7 +112,7 @@ def _format_date_fn(args: dict[str, Any], _env: Env) -> Any:
 def _pluralize(args: dict[str, Any], _env: Env) -> Any:
     """``pluralize``: English plural categories (zero, one, other)."""
     value = args.get("value")
-    if type(value) not in {int, float, JsFloat}:
+    if type(value) not in {int, float}:
         raise TypeError("value must be a number")
     if value == 0 and "zero" in args:
         return args["zero"]
@@ -166,7 +160,7 @@ def _format_number(value: Any, decimals: Any, grouping: Any) -> str:
     kind = type(value)
     if kind is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
         exact = Decimal(value)
-    elif kind is int or kind is float or kind is JsFloat:
+    elif kind is int or kind is float:
         # Past 2**53 an integer is a JavaScript double; a double is formatted from its
         # shortest digits, not from the binary expansion Python would round.
         double = as_double(value) if kind is int else value

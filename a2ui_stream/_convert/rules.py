@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from a2ui_stream._convert.bindings import MISSING
 from a2ui_stream._convert.functions import to_text
 from a2ui_stream._wire.codes import Code
-from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER, JsFloat
+from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -48,7 +48,7 @@ __all__ = [
 
 _SCHEME = re.compile(r"([a-zA-Z][a-zA-Z0-9+.\-]*):")
 _CONTROL = re.compile(r"[\x00-\x20\x7f]")
-_NUMBER: Final = (int, float, JsFloat)  # JsFloat: a double read as msgspec misprints it
+_NUMBER: Final = (int, float)
 
 
 class Warner(Protocol):

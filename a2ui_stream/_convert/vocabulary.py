@@ -64,9 +64,8 @@ ICON_NAMES: Final = (
 
 
 def _is_number(value: Any) -> bool:
-    # JSON Schema "number": bool is not a number even though Python says it is an int;
-    # a float subclass is (JsFloat: a double msgspec prints otherwise than JavaScript).
-    return type(value) is int or isinstance(value, float)
+    # JSON Schema "number": bool is not a number even though Python says it is an int.
+    return type(value) is int or type(value) is float
 
 
 def _string(value: Any) -> str | None:

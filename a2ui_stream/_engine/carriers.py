@@ -64,7 +64,7 @@ from a2ui_stream._wire.convention import (
     SCHEMA_CONTEXT_DESCRIPTION,
 )
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
-from a2ui_stream._wire.numbers import js_number, keep_double, number_text
+from a2ui_stream._wire.numbers import js_number, number_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -91,7 +91,7 @@ _RECOVERY_EXHAUSTED: Final = "a2ui_recovery_exhausted"
 _MESSAGE_PREFIX: Final = "a2ui-surface-"
 
 _JSON = msgspec.json.Decoder(float_hook=js_number)
-_ENCODE = msgspec.json.Encoder(enc_hook=keep_double).encode  # keys: JsFloat as its float
+_ENCODE = msgspec.json.Encoder().encode
 
 
 class ToolConfig(NamedTuple):

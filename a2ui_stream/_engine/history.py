@@ -39,7 +39,7 @@ from a2ui_stream._wire.a2ui import Operation, normalize_message
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.keys import camel_message, dumped
-from a2ui_stream._wire.numbers import JsFloat, js_number
+from a2ui_stream._wire.numbers import js_number
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -272,7 +272,7 @@ def _message_fields(
         fields: Mapping[str, Any] = camel_message(value)
     else:
         try:
-            fields = msgspec.to_builtins(value, builtin_types=(JsFloat,))  # kept as read
+            fields = msgspec.to_builtins(value)
         except RecursionError:
             diagnostics.append(
                 Diagnostic(

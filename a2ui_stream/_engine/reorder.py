@@ -13,13 +13,10 @@ Pure functions of immutable values. Must not import the shell or any engine libr
 
 from __future__ import annotations
 
-import struct
 import zlib
 from typing import Any, Generic, TypeAlias, TypeVar
 
 import msgspec
-
-from a2ui_stream._wire.numbers import JsFloat
 
 __all__ = ["MAX_PENDING", "Codec", "Progress", "Released", "give_up", "step"]
 
@@ -140,8 +137,8 @@ class Codec(Generic[T]):
             kind: a msgspec Struct type (or any type msgspec can decode).
         """
         self.kind = kind
-        self._encoder = msgspec.msgpack.Encoder(enc_hook=_js_float_ext)
-        self._decoder = msgspec.msgpack.Decoder(kind, ext_hook=_js_float)
+        self._encoder = msgspec.msgpack.Encoder()
+        self._decoder = msgspec.msgpack.Decoder(kind)
 
     def encode(self, value: T) -> bytes:
         """Encode one record."""
@@ -157,21 +154,3 @@ class Codec(Generic[T]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Codec, (self.kind,))
-
-
-#: The msgpack extension a JsFloat travels as (its 8 bytes, big-endian), so that a
-#: result's args still print as JavaScript prints them wherever it is decoded.
-_JS_FLOAT = 1
-_DOUBLE = struct.Struct(">d")
-
-
-def _js_float_ext(value: Any) -> msgspec.msgpack.Ext:
-    if type(value) is not JsFloat:
-        raise TypeError(f"Encoding objects of type {type(value).__name__} is unsupported")
-    return msgspec.msgpack.Ext(_JS_FLOAT, _DOUBLE.pack(value))
-
-
-def _js_float(code: int, data: memoryview) -> JsFloat:
-    if code != _JS_FLOAT:
-        raise msgspec.DecodeError(f"unknown msgpack extension {code}")
-    return JsFloat(_DOUBLE.unpack(data)[0])

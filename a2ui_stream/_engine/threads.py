@@ -29,7 +29,6 @@ from a2ui_stream._wire.codec import Decoded, EventDecoder
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.framing import Frame
-from a2ui_stream._wire.numbers import keep_double
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -81,7 +80,7 @@ class _Envelope(msgspec.Struct, frozen=True):
 _ENVELOPE = msgspec.json.Decoder(_Envelope)
 _RAW = msgspec.json.Decoder(msgspec.Raw)
 _TEXT = msgspec.json.Decoder(str)
-_ENCODER = msgspec.json.Encoder(enc_hook=keep_double)  # read back: JsFloat as its float
+_ENCODER = msgspec.json.Encoder()
 _QUOTE = ord('"')
 
 

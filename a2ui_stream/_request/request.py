@@ -388,7 +388,7 @@ def _user_action(action: Mapping[str, Any], now: Clock) -> dict[str, Any]:
     )
     timestamp = action.get("timestamp")
     result["timestamp"] = timestamp if isinstance(timestamp, str) and timestamp else _iso(now())
-    return dict(plain(result))  # JSON-ready for any encoder, the converter's values too
+    return result
 
 
 def action_forwarded_props(

@@ -40,7 +40,6 @@ from a2ui_stream._request.request import (
 from a2ui_stream._request.thread import ThreadHistory
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import Decoded, EventDecoder
-from a2ui_stream._wire.numbers import js_text
 from a2ui_stream.errors import (
     AgentContentTypeError,
     AgentError,
@@ -92,7 +91,7 @@ FRAMINGS: Final[Mapping[str, Literal["jsonl", "sse"]]] = {
 _ACCEPT: Final = "text/event-stream"
 #: Seconds a script waits for a cancelled run to close its connection.
 _PUMP_CLOSE_TIMEOUT: Final = 10.0
-_ENCODER: Final = msgspec.json.Encoder(enc_hook=js_text)  # sent as a JavaScript client sends it
+_ENCODER: Final = msgspec.json.Encoder()
 
 
 def _new_id() -> str:

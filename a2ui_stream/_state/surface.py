@@ -50,7 +50,6 @@ from a2ui_stream._wire.a2ui import (
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
-from a2ui_stream._wire.numbers import keep_double
 
 __all__ = [
     "ComponentChange",
@@ -109,7 +108,7 @@ class ComponentChange(NamedTuple):
     ids: frozenset[str]
 
 
-_ENCODER = msgspec.json.Encoder(enc_hook=keep_double)  # sizes: JsFloat as its float
+_ENCODER = msgspec.json.Encoder()
 #: Changed paths past which a new data model is encoded whole to measure it.
 _MAX_REMEASURED = 8
 _EMPTY: Mapping[str, Component] = {}

@@ -6,7 +6,7 @@ part's args, a diff's args and patch values, a lifecycle's content) is shared wi
 state and with later outputs, so that unchanged subtrees cost nothing; a caller that
 changed one would change what the library hands out next (issue 12). Frozen, they
 still read, compare, encode (msgspec, ``json``) and validate as the dicts and lists
-they are; ``msgspec.to_builtins(value, enc_hook=float)`` gives a plain copy to edit.
+they are; ``msgspec.to_builtins(value)`` gives a plain copy to edit.
 
 Must not import anything of the package. Does no I/O.
 """

@@ -22,7 +22,6 @@ import msgspec
 
 from a2ui_stream._tree.depth import deeper_than
 from a2ui_stream._tree.pointer import PointerError, escape_token, parse, parse_pointer
-from a2ui_stream._wire.numbers import keep_double
 
 __all__ = [
     "DataChange",
@@ -447,7 +446,7 @@ def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON
         operations.append({"op": "replace", "path": path, "value": new})
 
 
-_ENCODE = msgspec.json.Encoder(enc_hook=keep_double).encode  # equality: -0.0 is not 0
+_ENCODE = msgspec.json.Encoder().encode
 
 
 def share(old: JSON, new: JSON) -> JSON:

@@ -40,7 +40,7 @@ def _points(data: Any) -> list[tuple[str, float]]:
         if not isinstance(point, dict):
             continue
         value = point.get("value")
-        if type(value) is int or isinstance(value, float):  # not bool; JsFloat too
+        if type(value) is int or type(value) is float:
             label = point.get("label")
             points.append((label if type(label) is str else "", float(value)))
     return points

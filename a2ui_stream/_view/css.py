@@ -40,7 +40,7 @@ def css_length(value: Any) -> str | None:
     Returns:
         The CSS length, or ``None`` when the value is not one this page accepts.
     """
-    if type(value) is int or isinstance(value, float):  # not bool; JsFloat too
+    if type(value) is int or type(value) is float:
         return px(value) if 0 <= value <= 100_000 else None
     if type(value) is not str:
         return None

@@ -43,7 +43,7 @@ MAX_DEPTH: Final = 64
 #: Characters of an action's context shown on its details line (the tooltip has all).
 _ACTION_CHARS: Final = 160
 
-_JSON = msgspec.json.Encoder(enc_hook=float)  # a JsFloat as msgspec prints its float
+_JSON = msgspec.json.Encoder()
 
 
 def _json(value: Any) -> str:
@@ -101,7 +101,7 @@ _Handler: TypeAlias = "Callable[[ElementRenderer, dict[str, Any], int], None]"
 
 
 def _is_number(value: Any) -> TypeGuard[float]:
-    return type(value) is int or isinstance(value, float)  # not bool; JsFloat too
+    return type(value) is int or type(value) is float
 
 
 def _attr(name: str, value: Any) -> str:

@@ -38,7 +38,7 @@ _FOOTER: Final = (
 #: Diagnostics listed on a page; the rest are counted.
 MAX_NOTES: Final = 500
 
-_PRETTY = msgspec.json.Encoder(enc_hook=float)  # a JsFloat as msgspec prints its float
+_PRETTY = msgspec.json.Encoder()
 
 
 def _pretty(value: Any) -> str:

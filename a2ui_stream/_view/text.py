@@ -25,7 +25,7 @@ MAX_VALUE: Final = 60
 #: Levels shown; deeper elements are summarised in one line.
 MAX_DEPTH: Final = 64
 
-_JSON = msgspec.json.Encoder(enc_hook=float)  # a JsFloat as msgspec prints its float
+_JSON = msgspec.json.Encoder()
 #: Characters a terminal would act on: C0 and C1 controls and DEL.
 _CONTROLS: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _RESERVED: Final = frozenset({"$type", "$key", "$action", "$status", "children"})

@@ -52,7 +52,7 @@ from a2ui_stream._wire.fields import (
 from a2ui_stream._wire.framing import Format, Frame, Framer
 from a2ui_stream._wire.keys import camel_keys
 from a2ui_stream._wire.limits import Limits
-from a2ui_stream._wire.numbers import js_number, keep_double
+from a2ui_stream._wire.numbers import js_number
 from a2ui_stream.errors import UsageError
 
 __all__ = [
@@ -78,7 +78,7 @@ _RAW_PREFIX = 200
 _FAST = msgspec.json.Decoder(KnownEvent, float_hook=js_number)
 _FIELDS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _TYPE = msgspec.json.Decoder(str)
-_ENCODER = msgspec.json.Encoder(enc_hook=keep_double)  # read back: JsFloat as its float
+_ENCODER = msgspec.json.Encoder()
 
 _KNOWN: tuple[type[Event], ...] = get_args(KnownEvent)
 _ALL: tuple[type[Event], ...] = (*_KNOWN, UnknownEvent)

@@ -51,7 +51,6 @@ from a2ui_stream._wire.messages import (
     ToolMessage,
     UserMessage,
 )
-from a2ui_stream._wire.numbers import keep_double
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -115,7 +114,7 @@ __all__ = [
 #: an incoming key of this name like any other unknown field.
 EXTRA_WIRE_NAME = "$extra"
 
-_ENCODER = msgspec.json.Encoder(enc_hook=keep_double)  # read back: JsFloat as its float
+_ENCODER = msgspec.json.Encoder()
 #: JSON whitespace (RFC 8259 §2), skipped before looking for the ``{`` of ``content``.
 _JSON_WHITESPACE = frozenset(b" \t\r\n")
 _OPEN_BRACE = ord("{")

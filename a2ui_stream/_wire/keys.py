@@ -22,7 +22,6 @@ import msgspec.inspect as mi
 
 from a2ui_stream._wire.events import EXTRA_WIRE_NAME, KnownEvent
 from a2ui_stream._wire.messages import Context, Message, RunAgentInput, Tool
-from a2ui_stream._wire.numbers import JsFloat
 
 __all__ = ["camel_keys", "camel_message", "camel_value", "dumped", "plain"]
 
@@ -193,14 +192,11 @@ def plain(value: Any) -> Any:
     """A free-form value with every SDK object in it dumped (see :func:`dumped`).
 
     Mappings become dicts and tuples lists, so what goes out is JSON-ready however it
-    came in, for any encoder (a :class:`~a2ui_stream._wire.numbers.JsFloat` becomes the
-    float it is); keys are kept as they are (free-form values have no wire spelling).
+    came in; keys are kept as they are (free-form values have no wire spelling).
     """
     value = dumped(value)
     if isinstance(value, Mapping):
         return {key: plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [plain(item) for item in value]
-    if type(value) is JsFloat:
-        return float(value)
     return value

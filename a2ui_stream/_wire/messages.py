@@ -14,8 +14,6 @@ from typing import Any, Literal, TypeAlias
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from a2ui_stream._wire.numbers import keep_double
-
 __all__ = [
     "ActivityMessage",
     "AssistantMessage",
@@ -250,7 +248,7 @@ class RunAgentInput(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
         gives the same document as bytes. A new dict each call: editing it changes
         nothing here.
         """
-        built: dict[str, Any] = msgspec.to_builtins(self, enc_hook=keep_double)  # JsFloat: float
+        built: dict[str, Any] = msgspec.to_builtins(self)
         return built
 
 

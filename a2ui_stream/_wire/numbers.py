@@ -3,23 +3,13 @@
 Owns the one rule that keeps our output byte-identical to a JavaScript client's:
 JavaScript has a single number type, the double, so ``2.0`` in the input is the number
 2 and prints as ``2``, ``-0`` prints as ``0``, ``1e21`` as ``1e+21`` and
-``9007199254740993`` is the double ``9007199254740992``.
-
-The rule is applied where numbers are read, so printing them costs nothing. Decoders of
-free-form JSON (A2UI props and data, activity content) pass :func:`js_number` as
-msgspec's ``float_hook``: integral values below ``1e21`` become ``int`` (msgspec prints
-an int's digits, as JavaScript prints the double), and the few doubles msgspec prints
-otherwise than JavaScript (``-0.0``, magnitudes from ``1e-6`` below ``1e-5``, and from
-``1e21`` up) become :class:`JsFloat`, a ``float`` that only says so. msgspec hands a
-float subclass to its ``enc_hook``: :func:`js_text` writes it as JavaScript does, and
-every other number is msgspec's own. Encoders whose JSON is read back rather than shown
-(sizes, equality, events re-encoded) pass :func:`keep_double` instead.
-
-An integer written without a fraction reaches no hook (msgspec has none for integers)
-and stays Python's exact ``int``; :func:`number_text` (``String()``), :func:`as_double`
-and ``formatNumber`` read one past ``2**53`` as the double JavaScript would hold, and
-:class:`JsonEncoder` (``JSON.stringify``) prints it so: such an integer has 16 digits or
-more, which one translation and one literal search find.
+``9007199254740993`` is the double ``9007199254740992``. Python keeps ``2.0`` a float
+and would print ``2.0``; decoders of free-form JSON (A2UI props and data, activity
+content) pass :func:`js_number` as msgspec's ``float_hook`` so integral values below
+``1e21`` become ``int``. An integer written without a fraction stays Python's exact
+``int``; :func:`number_text` (``String()``), :func:`as_double`, ``formatNumber`` and
+:class:`JsonEncoder` (``JSON.stringify``) read one past ``2**53`` as the double
+JavaScript would hold.
 
 Must not import anything from the package.
 """
@@ -34,13 +24,10 @@ import msgspec
 
 __all__ = [
     "MAX_SAFE_INTEGER",
-    "JsFloat",
     "JsonEncoder",
     "as_double",
     "encode_json",
     "js_number",
-    "js_text",
-    "keep_double",
     "number_text",
 ]
 
@@ -48,19 +35,6 @@ __all__ = [
 #: Beyond it JavaScript prints shortest round-trip digits, not the exact value, so an
 #: exact ``int`` is read as its double (:func:`as_double`).
 MAX_SAFE_INTEGER = 2**53 - 1
-
-
-class JsFloat(float):
-    """A double whose JSON text in msgspec is not JavaScript's: ``-0.0``, ``1.5e-6``, ``1e21``.
-
-    It is the float it holds, nothing more: it compares, hashes and computes as that
-    float (arithmetic gives plain floats). It exists so that msgspec, which hands a
-    float subclass to its ``enc_hook``, lets :func:`js_text` print it as JavaScript
-    does; msgspec encodes it only with such a hook (``enc_hook=float`` gives msgspec's
-    own text).
-    """
-
-    __slots__ = ()
 
 
 def js_number(text: str) -> int | float:
@@ -73,11 +47,8 @@ def js_number(text: str) -> int | float:
         An ``int`` when the value is integral and below ``1e21``, exactly the double
         (``2.0`` is ``2``, ``1e16`` is ``10000000000000000``), so msgspec prints digits
         as JavaScript does (past ``2**53`` :class:`JsonEncoder` prints the digits
-        JavaScript picks); a :class:`JsFloat` where msgspec's text is not JavaScript's:
-        ``-0.0`` (it prints as ``0`` but keeps its sign for ``formatNumber``, as
-        ``Intl.NumberFormat`` shows ``-0``), magnitudes from ``1e-6`` below ``1e-5``
-        (JavaScript writes ``0.0000015``, msgspec ``1.5e-6``) and from ``1e21`` up
-        (``1e+21``, msgspec ``1e21``); otherwise the ``float``.
+        JavaScript picks); otherwise the ``float``, ``-0.0`` included (it prints as ``0``
+        but keeps its sign for ``formatNumber``, as ``Intl.NumberFormat`` shows ``-0``).
 
     Raises:
         ValueError: the number is out of a double's range (``1e400``), as msgspec itself
@@ -85,22 +56,14 @@ def js_number(text: str) -> int | float:
     """
     value = float(text)
     if value.is_integer():
-        if -1e21 < value < 1e21:
-            if value or text[0] != "-":
-                return int(value)  # exactly the double
-            return _NEGATIVE_ZERO
-        return JsFloat(value)
-    # Literals, not named constants: this runs for every fraction read.
-    if -1e-5 < value < 1e-5:
-        if value >= 1e-6 or value <= -1e-6:
-            return JsFloat(value)
-    elif value in _INFINITIES:  # not integral to Python
+        if -1e21 < value < 1e21 and (value or text[0] != "-"):
+            return int(value)  # exactly the double
+    elif value in _INFINITIES:
         raise ValueError("number out of range")
     return value
 
 
 _INFINITIES = (float("inf"), float("-inf"))
-_NEGATIVE_ZERO = JsFloat(-0.0)
 
 
 def number_text(value: float) -> str:
@@ -147,71 +110,30 @@ def as_double(value: int) -> float:
         return _INFINITIES[0] if value > 0 else _INFINITIES[1]
 
 
-def js_text(value: Any) -> msgspec.Raw:
-    """The msgspec ``enc_hook`` for JSON that is shown: a :class:`JsFloat` as JavaScript prints it.
-
-    Args:
-        value: what msgspec cannot encode itself.
-
-    Returns:
-        The number's JSON text, as ``JSON.stringify`` writes it.
-
-    Raises:
-        TypeError: ``value`` is not a :class:`JsFloat`, with msgspec's own message.
-    """
-    if type(value) is not JsFloat:
-        raise TypeError(_unsupported(value))
-    return msgspec.Raw(number_text(value).encode())
-
-
-def keep_double(value: Any) -> float:
-    """The msgspec ``enc_hook`` for JSON that is read back: a :class:`JsFloat` as its float.
-
-    The text is msgspec's own (``-0.0`` keeps its sign), which :func:`js_number` reads
-    back as the same value.
-
-    Args:
-        value: what msgspec cannot encode itself.
-
-    Returns:
-        The plain float.
-
-    Raises:
-        TypeError: ``value`` is not a :class:`JsFloat`, with msgspec's own message.
-    """
-    if type(value) is not JsFloat:
-        raise TypeError(_unsupported(value))
-    return float(value)
-
-
-def _unsupported(value: Any) -> str:
-    return f"Encoding objects of type {type(value).__name__} is unsupported"  # msgspec's words
-
-
 class JsonEncoder:
     """Compact JSON as JavaScript's ``JSON.stringify`` writes it, numbers included.
 
-    msgspec writes the JSON, with :func:`js_text` for each :class:`JsFloat`; every
-    number :func:`js_number` reads is then written as JavaScript writes it. What is
-    left is an exact integer past ``2**53`` (no hook sees integers), where JavaScript
-    prints its double's digits (``null`` past a double's range): it has 16 digits in a
-    row, so each output is searched for such a run (a translation and a literal search,
-    in C, a fraction of msgspec's own time) and rewritten, integer by integer, only
-    where one really is. Strings, key order and everything else are msgspec's, which
-    writes them as ``JSON.stringify`` does.
+    msgspec writes the JSON; its text for a number differs from ``JSON.stringify``'s in
+    a few shapes only (``1e21`` for ``1e+21``, ``1.5e-6`` for ``0.0000015``, ``2.0``
+    and ``-0.0`` for ``2`` and ``0``, and an exact integer past ``2**53`` where
+    JavaScript prints its double, ``null`` past a double's range). Values decoded with
+    :func:`js_number` rarely hold one, so each output is first scanned for those shapes
+    (a translation and a few literal searches, in C); only an output that holds one is
+    rewritten, number by number, through :func:`number_text`. Strings, key order and
+    everything else are msgspec's, which writes them as ``JSON.stringify`` does.
     """
 
     __slots__ = ("_encoder",)
 
     def __init__(self) -> None:
         """Make an encoder; reuse it for every value, as msgspec's own."""
-        self._encoder = msgspec.json.Encoder(enc_hook=js_text)
+        self._encoder = msgspec.json.Encoder()
 
     def encode(self, value: Any) -> bytes:
         """Encode a value.
 
         Args:
-            value: anything msgspec encodes, numbers as :func:`js_number` reads them.
+            value: anything msgspec encodes.
 
         Returns:
             Its compact JSON.
@@ -220,13 +142,13 @@ class JsonEncoder:
             TypeError: the value holds something msgspec cannot encode.
         """
         out = self._encoder.encode(value)
-        return _rewrite(out) if _has_long_integer(out) else out
+        return _rewrite(out) if _needs_rewrite(out) else out
 
     def encode_into(self, value: Any, buffer: bytearray, offset: int = 0) -> None:
         """Encode a value into ``buffer`` from ``offset`` on, as msgspec's ``encode_into``.
 
         Args:
-            value: anything msgspec encodes, numbers as :func:`js_number` reads them.
+            value: anything msgspec encodes.
             buffer: the buffer; it ends where the value's JSON ends.
             offset: where the JSON starts.
 
@@ -235,64 +157,110 @@ class JsonEncoder:
         """
         self._encoder.encode_into(value, buffer, offset)
         written = buffer[offset:]
-        if _has_long_integer(written):
+        if _needs_rewrite(written):
             buffer[offset:] = _rewrite(written)
 
 
-#: Digits folded into ``0``, so a run of 16 can be searched for as a literal.
+#: Digits folded into ``0``, so a number's shape can be searched for as a literal.
 _FOLD_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+# Numbers as msgspec writes them that JavaScript writes otherwise, in msgspec's compact
+# output (a number follows ``:``, ``[`` or ``,``): a positive exponent or one of -6
+# (JavaScript writes 1e-6 up in fixed notation, msgspec 1e-5 up), an integral float,
+# and an integer of 16 digits or more whose double prints otherwise.
+_EXPONENT_NUMBER = re.compile(rb"[:,\[]-?[0-9]+(?:\.[0-9]+)?e(?:[0-9]|-6[,\]}])")
+_INTEGRAL_NUMBER = re.compile(rb"[:,\[]-?[0-9]+\.0[,\]}]")
+_INTEGER = re.compile(rb"-?[0-9]+(?=[,\]}])")
+_EXPONENT = re.compile(rb"0e")  # sre's prefix search beats bytes.find for short needles
+_INTEGRAL = re.compile(rb"\.0[,\]}]")
 _LONG = b"0" * 16
+
+
+def _find_exponent(folded: bytes | bytearray, out: bytes | bytearray, at: int) -> int:
+    """Where a number in exponent form needs rewriting; -1 when nowhere from ``at`` on.
+
+    Found as a digit before an ``e`` (hexadecimal ids too); the number it ends starts at
+    most 20 bytes before it: 17 digits, a point, a sign, a delimiter.
+    """
+    while (match := _EXPONENT.search(folded, at)) is not None:
+        at = match.start()
+        if _EXPONENT_NUMBER.search(out, max(at - 20, 0), at + 5) is not None:
+            return at
+        at += 2
+    return -1
+
+
+def _find_integral(_folded: bytes | bytearray, out: bytes | bytearray, at: int) -> int:
+    """Where an integral float is (``2.0``, ``-0.0``); -1 when nowhere from ``at`` on.
+
+    Found as ``.0`` before a delimiter, after at most 16 digits, a sign and a delimiter.
+    """
+    while (match := _INTEGRAL.search(out, at)) is not None:
+        at = match.start()
+        if _INTEGRAL_NUMBER.search(out, max(at - 18, 0), at + 3) is not None:
+            return at
+        at += 3
+    return -1
+
+
+def _find_long(folded: bytes | bytearray, out: bytes | bytearray, at: int) -> int:
+    """Where an integer JavaScript prints otherwise is; -1 when nowhere from ``at`` on.
+
+    Found as 16 digits in a row; past ``2**53`` JavaScript prints the double's shortest
+    digits, padded with zeros, which an integer of Python's may not be.
+    """
+    while (at := folded.find(_LONG, at)) >= 0:
+        start = at - 1 if at and out[at - 1] == _MINUS else at
+        if start and out[start - 1] in _NUMBER_BEFORE:
+            match = _INTEGER.match(out, start)
+            if match is not None and _number_json(match[0]) != match[0]:
+                return at
+        at += 16  # nothing inside the run starts a number
+    return -1
+
+
 _MINUS = ord("-")
-#: What precedes a number in msgspec's compact JSON (or nothing: a bare number).
 _NUMBER_BEFORE = frozenset(b":,[")
-_INTEGER = re.compile(rb"-?[0-9]+(?=[,\]}]|$)")
-#: One integer with everything before it since the last: strings (skipped whole, so no
-#: digit inside one is touched), punctuation and numbers with a fraction or exponent
-#: (written as JavaScript writes them already); the integer is missing only at the end.
-_INTEGER_AFTER = re.compile(
-    rb'((?:"[^"\\]*(?:\\.[^"\\]*)*"|[^"0-9-]+|-?[0-9]+(?:\.[0-9]+)?[eE][-+]?[0-9]+'
-    rb"|-?[0-9]+\.[0-9]+)*+)(-?[0-9]+)?"
+_CANDIDATES = (_find_exponent, _find_integral, _find_long)
+#: One number with everything before it since the last: strings (skipped whole, so no
+#: digit inside one is touched) and punctuation; the number is missing only at the end.
+_NUMBER_AFTER = re.compile(
+    rb'((?:"[^"\\]*(?:\\.[^"\\]*)*"|[^"0-9-]+)*+)(-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)?'
 )
+_BARE_NUMBER_START = frozenset(b"-0123456789")
+_NOT_FINITE = frozenset({"NaN", "Infinity", "-Infinity"})
 #: Digits past which an integer is beyond a double's range whatever they are (``1e309``
 #: has 310), so it is ``Infinity`` to JavaScript without converting it.
 _INFINITE_DIGITS = 330
 
 
-def _has_long_integer(out: bytes | bytearray) -> bool:
-    """Whether msgspec's JSON ``out`` holds an integer JavaScript prints otherwise.
-
-    Found as 16 digits in a row that start a number (after ``:``, ``,``, ``[`` or at
-    the start, a sign allowed); past ``2**53`` JavaScript prints the double's shortest
-    digits, padded with zeros, which an integer of Python's may not be.
-    """
+def _needs_rewrite(out: bytes | bytearray) -> bool:
+    """Whether msgspec's JSON ``out`` holds a number JavaScript writes differently."""
+    if out[0] in _BARE_NUMBER_START:  # a bare number: nothing to search, just rewrite it
+        return True
     folded = out.translate(_FOLD_DIGITS)
-    at = folded.find(_LONG)
-    while at >= 0:
-        start = at - 1 if at and out[at - 1] == _MINUS else at
-        if not start or out[start - 1] in _NUMBER_BEFORE:
-            match = _INTEGER.match(out, start)
-            if match is not None and _integer_json(match[0]) != match[0]:
-                return True
-        at = folded.find(_LONG, at + 16)  # nothing inside the run starts a number
-    return False
+    return any(find(folded, out, 0) >= 0 for find in _CANDIDATES)
 
 
 def _rewrite(out: bytes | bytearray) -> bytes:
-    """Rewrite msgspec's JSON with each integer as ``JSON.stringify`` writes it."""
-    return _INTEGER_AFTER.sub(_rewrite_one, out)
+    """Rewrite msgspec's JSON with each number as ``JSON.stringify`` writes it."""
+    return _NUMBER_AFTER.sub(_rewrite_one, out)
 
 
 def _rewrite_one(match: re.Match[bytes]) -> bytes:
     before, number = match.group(1, 2)
-    return before if number is None else before + _integer_json(number)
+    return before if number is None else before + _number_json(number)
 
 
-def _integer_json(token: bytes) -> bytes:
-    """One integer's JSON text as ``JSON.stringify`` writes it (``null`` when not finite)."""
-    if len(token) > _INFINITE_DIGITS:
+def _number_json(token: bytes) -> bytes:
+    """One number's JSON text as ``JSON.stringify`` writes it (``null`` when not finite)."""
+    if b"." in token or b"e" in token:
+        value: float = float(token)
+    elif len(token) > _INFINITE_DIGITS:
         return b"null"
-    text = number_text(int(token))
-    return b"null" if text.endswith("Infinity") else text.encode()
+    else:
+        value = int(token)
+    text = number_text(value)
+    return b"null" if text in _NOT_FINITE else text.encode()
 
 
 #: :meth:`JsonEncoder.encode` of one shared encoder, for one-off values.
