@@ -174,6 +174,18 @@ def test_converted_args_print_integral_floats_as_javascript_does() -> None:
     )
 
 
+def test_what_a_caller_receives_encodes_with_any_json_library() -> None:
+    """Args holding the rare doubles stay plain Python values: msgspec, json and
+    to_builtins take them as they are (JavaScript's forms are the output edge's job)."""
+    rare = (b"1e21", b"-0.0", b"1.5e-6", b"123456789012345678901234567890")
+    for text in rare:
+        first, _ = _drawing(0, gap="2.0", size=text.decode(), literal={}, data=msgspec.Raw(b"0"))
+        (diff,) = Processor().feed(first + b"\n")
+        encoded = msgspec.json.encode(diff.args)
+        assert msgspec.json.decode(encoded) == msgspec.to_builtins(diff.args)
+        assert json.loads(json.dumps(diff.args)) == msgspec.json.decode(encoded)
+
+
 NODE = shutil.which("node")
 _JS_NUMBERS = Path(__file__).resolve().parent / "node" / "js_numbers.mjs"
 #: formatNumber's arguments (the basic catalog's ``decimals`` and ``grouping``), each
