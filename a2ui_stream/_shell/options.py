@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any, Final
 import msgspec
 
 from a2ui_stream._version import __version__
-from a2ui_stream._wire.limits import Limits
+from a2ui_stream._wire.limits import Limits, check_limit
+from a2ui_stream.errors import UsageError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 __all__ = [
     "add_common",
@@ -99,17 +100,23 @@ def _field_help() -> dict[str, str]:
     return found
 
 
-def _positive_size(text: str) -> int:
-    match = _SIZE.fullmatch(text)
-    if match is None:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a count: give a whole number, optionally with k, M or G "
-            "(powers of 1024), such as 64MiB"
-        )
-    value = int(match[1].replace("_", "")) * _SUFFIX.get((match[2] or " ")[0].lower(), 1)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: a limit must be at least 1")
-    return value
+def _limit_value(name: str) -> Callable[[str], int]:
+    """The option type of the :class:`Limits` field ``name``: a count, within its range."""
+
+    def parse(text: str) -> int:
+        match = _SIZE.fullmatch(text)
+        if match is None:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a count: give a whole number, optionally with k, M or G "
+                "(powers of 1024), such as 64MiB"
+            )
+        value = int(match[1].replace("_", "")) * _SUFFIX.get((match[2] or " ")[0].lower(), 1)
+        try:  # the range is the library's: the option says what Limits() would say
+            return check_limit(name, value)
+        except UsageError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return parse
 
 
 def add_limits(parser: argparse.ArgumentParser) -> None:
@@ -123,7 +130,7 @@ def add_limits(parser: argparse.ArgumentParser) -> None:
         group.add_argument(
             "--" + field.name.replace("_", "-"),
             dest=f"limit_{field.name}",
-            type=_positive_size,
+            type=_limit_value(field.name),
             default=argparse.SUPPRESS,
             metavar="N",
             help=f"{description} (default: {field.default:,})",

@@ -1,13 +1,20 @@
 """Hard limits: named, cited, cheap to check.
 
-Owns the numbers that bound work and memory for untrusted input. Every limit is an
-integer compare made before allocating; exceeding one yields a diagnostic, never an
-exception. Imports nothing from the package.
+Owns the numbers that bound work and memory for untrusted input, and the range each
+may take. Every limit is an integer compare made before allocating; exceeding one
+yields a diagnostic, never an exception. A value outside its range is the caller's
+mistake, refused when the :class:`Limits` is made (:func:`check_limit`). Imports only
+``a2ui_stream.errors``.
 """
 
 from __future__ import annotations
 
+import sys
+from typing import Final
+
 import msgspec
+
+from a2ui_stream.errors import UsageError
 
 __all__ = [
     "DEFAULT_MAX_DATA_DEPTH",
@@ -20,7 +27,11 @@ __all__ = [
     "DEFAULT_MAX_RUN_SURFACES",
     "DEFAULT_MAX_STRING_LENGTH",
     "DEFAULT_MAX_TEMPLATE_ITEMS",
+    "DEPTH_CEILING",
+    "LIMIT_RANGES",
+    "SIZE_CEILING",
     "Limits",
+    "check_limit",
 ]
 
 #: Element depth: the root is depth 0 and a node at depth 32 is dropped with its subtree.
@@ -56,13 +67,74 @@ DEFAULT_MAX_STRING_LENGTH = 1_000_000
 #: The default maximum depth of .NET's System.Text.Json readers (``JsonReaderOptions.MaxDepth``);
 #: A2UI data and components nest a handful of levels, and at 64 the deepest walk of
 #: the state (a converted element with data bound inside its props, diffed) stays
-#: below 200 of Python's 1,000 stack frames. Values in the hundreds may exceed the
-#: interpreter's recursion limit, which the core then reports as ``core.internal_error``.
+#: below 200 of Python's 1,000 stack frames. A caller may raise it to
+#: :data:`DEPTH_CEILING`, no further.
 DEFAULT_MAX_DATA_DEPTH = 64
+
+
+#: The deepest element depth and data depth a caller may set. Measured (CPython 3.11,
+#: ``tests/test_limits.py`` keeps it true): converting, diffing, encoding and drawing an
+#: element ``n`` levels deep holding data ``d`` levels deep takes about ``3n + d + 100``
+#: stack frames; at the defaults (32, 64) 180 of Python's 1,000, at 128 and 128 about
+#: 530, which leaves almost half to the caller's own stack. At 250 and 250 the
+#: converter ran out of stack (reported as ``convert.failed``): past these values a
+#: limit no longer bounds the work, the interpreter's recursion limit does.
+DEPTH_CEILING: Final = 128
+#: The largest count or size a caller may set: ``sys.maxsize``, the longest container
+#: Python can hold. A larger bound bounds nothing more, and C code that takes a length
+#: refuses it.
+SIZE_CEILING: Final = sys.maxsize
+#: The range of each :class:`Limits` field, both ends allowed. The floor is 1 for
+#: every one: 0 or less would refuse every input (no line, no element, no operation),
+#: which is never what a caller means; small values are for tests and strict
+#: deployments, and refuse most real input.
+LIMIT_RANGES: Final[dict[str, tuple[int, int]]] = {
+    "max_depth": (1, DEPTH_CEILING),
+    "max_template_items": (1, SIZE_CEILING),
+    "max_nodes": (1, SIZE_CEILING),
+    "max_line_bytes": (1, SIZE_CEILING),
+    "max_data_model_bytes": (1, SIZE_CEILING),
+    "max_operations": (1, SIZE_CEILING),
+    "max_live_surfaces": (1, SIZE_CEILING),
+    "max_run_surfaces": (1, SIZE_CEILING),
+    "max_string_length": (1, SIZE_CEILING),
+    "max_data_depth": (1, DEPTH_CEILING),
+}
+
+
+def check_limit(name: str, value: object) -> int:
+    """Check one limit's value against its range (:data:`LIMIT_RANGES`).
+
+    The one place a limit is judged: :class:`Limits` calls it for every field, and the
+    command line for each ``--max-...`` option, so both say the same.
+
+    Args:
+        name: the :class:`Limits` field.
+        value: the value asked for.
+
+    Returns:
+        ``value``, an integer within the range.
+
+    Raises:
+        UsageError: ``value`` is not an integer (a bool is not one), or is outside the
+            range; the message names the field and the range.
+    """
+    low, high = LIMIT_RANGES[name]
+    if type(value) is not int or not low <= value <= high:
+        shown = f"{value:,}" if type(value) is int else repr(value)
+        top = f"{high:,} (sys.maxsize)" if high == SIZE_CEILING else f"{high:,}"
+        message = f"{name} must be an integer from {low:,} to {top}, not {shown}"
+        raise UsageError(message)
+    return value
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
     """Every bound a2ui-stream enforces, passed to constructors.
+
+    Each value must be an integer in its range (:data:`LIMIT_RANGES`): at least 1, at
+    most :data:`DEPTH_CEILING` (128) for ``max_depth`` and ``max_data_depth``, whose
+    walks take stack frames in proportion, and at most ``sys.maxsize`` for the rest.
+    Making one outside that raises :class:`~a2ui_stream.UsageError`.
 
     Attributes:
         max_depth: deepest element depth emitted (root is 0; depth ``max_depth`` is dropped).
@@ -88,3 +160,12 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     max_run_surfaces: int = DEFAULT_MAX_RUN_SURFACES
     max_string_length: int = DEFAULT_MAX_STRING_LENGTH
     max_data_depth: int = DEFAULT_MAX_DATA_DEPTH
+
+    def __post_init__(self) -> None:
+        """Refuse a value outside its range, naming the field and the range.
+
+        Raises:
+            UsageError: see :func:`check_limit`.
+        """
+        for name in LIMIT_RANGES:
+            check_limit(name, getattr(self, name))
