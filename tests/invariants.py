@@ -55,6 +55,7 @@ TINY_LIMITS = Limits(
     max_live_surfaces=3,
     max_string_length=64,
     max_data_depth=4,
+    max_content_nodes=512,
 )
 #: Codes that mean the core caught an exception of its own: a bug, whatever the input.
 CONTAINED_BUGS = frozenset({"core.internal_error", "convert.failed"})

@@ -70,6 +70,7 @@ PINNED = frozenset(
         "json.invalid_utf8",
         "json.not_object",
         "json.too_deep",
+        "limit.content_nodes",
         "limit.data_depth",
         "limit.data_model_bytes",
         "limit.live_surfaces",

@@ -19,8 +19,10 @@ from invariants import conversion_problems
 
 from a2ui_stream import events as ev
 from a2ui_stream._engine import reducer as reducer_module
+from a2ui_stream._engine.content import content_depth
 from a2ui_stream._engine.deltas import Edit, component_edits
 from a2ui_stream._engine.reducer import Reducer
+from a2ui_stream._tree.depth import count_values, deeper_than
 from a2ui_stream._tree.patch import apply_patch
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.testing import create_surface as create
@@ -238,3 +240,101 @@ def _random_patch(
             "value": {"id": rng.choice(ids), "component": "Text", "text": "r"},
         }
     ]
+
+
+#: The context list of the Button below: what each delta of the reproducer copies.
+_CONTEXT = f"{_LIST}/0/action/event/context/z"
+
+
+def _copy_doubling(deltas: int) -> list[ev.Event]:
+    """A Button whose action context list each delta copies into itself (issue 12 follow-up).
+
+    Every ``copy`` adds one reference and doubles the content written out, and the
+    Button's ``$action`` carries it into the drawn args: 24 deltas (5.5 KB) held 16
+    million values, which every size check, conversion and encoding walked in full.
+    """
+    button = {
+        "id": "root",
+        "component": "Button",
+        "child": "t",
+        "action": {"event": {"name": "go", "context": {"z": [0]}}},
+    }
+    copy = {"op": "copy", "from": _CONTEXT, "path": f"{_CONTEXT}/-"}
+    return [
+        _snapshot([button, {"id": "t", "component": "Text", "text": "go"}]),
+        *(_delta([copy]) for _ in range(deltas)),
+    ]
+
+
+class TestCopyIntoItself:
+    def test_refused_past_the_content_limit_with_the_content_kept(self) -> None:
+        limits = Limits(max_content_nodes=5_000)
+        events = _copy_doubling(24)
+        state, diffs, diagnostics = Reducer(limits=limits).reduce_all(events)
+        refused = [d for d in diagnostics if d.code == "limit.content_nodes"]
+        # The context list holds 2**(k+1) values after k copies: 2**12 fits in 5,000
+        # with the rest of the content, 2**13 does not, nor does any delta after it.
+        assert [d.seq for d in refused] == list(range(12, 25))
+        assert {(d.severity.value, d.path, d.message_id) for d in refused} == {
+            ("error", "$.patch[0]", "m")
+        }
+        assert "past the limit of 5,000 values" in refused[0].message
+        bucket = state.runs[-1].buckets["m"]
+        assert bucket.content_nodes == count_values(bucket.content) <= 5_000
+        content: Any = bucket.content
+        context = content["a2ui_operations"][1]["updateComponents"]["components"][0]
+        assert count_values(context["action"]["event"]["context"]["z"]) == 2**12
+        assert [d.seq for d in diffs] == list(range(12))  # nothing drawn after the refusal
+        drawn: Any = diffs[-1].args
+        assert count_values(drawn["$action"]["context"]["z"]) == 2**12
+
+    def test_a_later_delta_still_applies(self) -> None:
+        limits = Limits(max_content_nodes=5_000)
+        rename = _delta([{"op": "replace", "path": f"{_LIST}/1/text", "value": "stop"}])
+        _state, diffs, _ = Reducer(limits=limits).reduce_all([*_copy_doubling(20), rename])
+        assert diffs[-1].seq == 21
+        args: Any = diffs[-1].args
+        assert args["label"] == "stop"
+
+    def test_the_default_limit_stops_the_reproducer(self) -> None:
+        """The 24 deltas of the report, under the default million values."""
+        state, _diffs, diagnostics = Reducer().reduce_all(_copy_doubling(24))
+        refused = [d.seq for d in diagnostics if d.code == "limit.content_nodes"]
+        assert refused == list(range(19, 25))  # 2**20 values is past one million
+        bucket = state.runs[-1].buckets["m"]
+        assert bucket.content_nodes == count_values(bucket.content) < 1_000_000
+
+    def test_lifecycle_content_is_bounded_too(self) -> None:
+        status = ev.ActivitySnapshot.of(
+            message_id="m",
+            activity_type="a2ui-surface",
+            content={"status": "building", "errors": [0]},
+            replace=True,
+        )
+        copy = _delta([{"op": "copy", "from": "/errors", "path": "/errors/-"}])
+        limits = Limits(max_content_nodes=1_000)
+        state, _, diagnostics = Reducer(limits=limits).reduce_all([status, *[copy] * 12])
+        assert [d.seq for d in diagnostics if d.code == "limit.content_nodes"] == [9, 10, 11, 12]
+        lifecycle = state.runs[-1].lifecycles["m"]
+        assert lifecycle.content_nodes == count_values(lifecycle.content)
+        assert count_values(lifecycle.content["errors"]) == 2**9
+
+    def test_lifecycle_content_cannot_nest_past_the_depth(self) -> None:
+        """A lifecycle's content is kept frozen; its frozen lists count as containers.
+
+        The depth check took a frozen list for a scalar, so copying ``/errors`` into
+        ``/errors/0`` nested the content one level deeper at every delta, unbounded.
+        """
+        status = ev.ActivitySnapshot.of(
+            message_id="m",
+            activity_type="a2ui-surface",
+            content={"status": "building", "errors": [0]},
+            replace=True,
+        )
+        copy = _delta([{"op": "copy", "from": "/errors", "path": "/errors/0"}])
+        limits = Limits(max_data_depth=8)
+        state, _, diagnostics = Reducer(limits=limits).reduce_all([status, *[copy] * 40])
+        assert "limit.data_depth" in {d.code for d in diagnostics}
+        content = state.runs[-1].lifecycles["m"].content
+        assert not deeper_than(content, content_depth(limits))
+        assert deeper_than(content, content_depth(limits) - 1)  # filled up to the bound

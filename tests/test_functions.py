@@ -13,11 +13,14 @@ from a2ui_stream._convert.functions import FUNCTIONS, to_text
 class StubEnv:
     """Reads from a flat dict and records unsupported calls."""
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: dict[str, Any], max_string: int = 1_000_000) -> None:
         self.data = data
+        self.max_string = max_string
         self.unsupported_calls: list[str] = []
+        self.reads = 0
 
     def read(self, pointer: str) -> Any:
+        self.reads += 1
         return self.data.get(pointer, MISSING)
 
     def unsupported(self, name: str) -> None:
@@ -91,6 +94,28 @@ class TestFormatString:
         """Malformed templates raise ValueError or TypeError for the caller to report."""
         with pytest.raises((ValueError, TypeError)):
             call("formatString", value=value)
+
+    def test_stops_once_longer_than_a_prop_keeps(self) -> None:
+        """A thousand references to a long value read it until the text is past the limit.
+
+        6 KB of template over a 590 KB list took 23 s and 1.2 GB: each reference
+        encoded the list again, for a prop cut at a million characters anyway.
+        """
+        env = StubEnv({"/a": list(range(100_000))}, max_string=1_000_000)
+        text = call("formatString", env, value="${/a}" * 1000)
+        one = to_text(list(range(100_000))) or ""
+        assert len(one) == 588_891
+        assert env.reads == 2  # the first read that goes past the limit is the last
+        assert text == one * 2  # still past it: the prop is cut, and says so, as before
+
+    def test_under_the_limit_everything_is_read(self) -> None:
+        env = StubEnv({"/a": "xy"}, max_string=10)
+        assert call("formatString", env, value="${/a}-" * 3) == "xy-xy-xy-"
+        assert env.reads == 3
+        nested = StubEnv({"/a": "xyz"}, max_string=4)
+        template = "${formatString(value: '${/a}${/a}${/a}')}${/a}"
+        assert call("formatString", nested, value=template) == "xyzxyz"
+        assert nested.reads == 2  # the inner call stopped past 4 characters; the outer too
 
 
 class TestFormatting:

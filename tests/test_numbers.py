@@ -445,6 +445,8 @@ def _drawing(index: int, *, gap: str, size: str, literal: Any, data: Any) -> tup
 
 
 class _NoEnv:
+    max_string = 1_000_000
+
     def read(self, pointer: str) -> Any:
         raise AssertionError(pointer)
 

@@ -11,8 +11,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream._tree.patch import PatchError, apply_patch, diff, replaced_paths, share, share_text
-from a2ui_stream._tree.pointer import parse
+from a2ui_stream._tree.depth import count_values
+from a2ui_stream._tree.patch import (
+    PatchDepthError,
+    PatchError,
+    PatchSizeError,
+    apply_patch,
+    apply_patch_within,
+    diff,
+    replaced_paths,
+    share,
+    share_text,
+)
+from a2ui_stream._tree.pointer import escape_token, parse
 from a2ui_stream._wire.numbers import js_number
 
 DOC: dict[str, Any] = {"a": {"b": [1, 2, 3], "c": "x"}, "d": {"e": True}, "~/": 0}
@@ -294,3 +305,117 @@ class TestReplacedPaths:
         patch = [{"op": "replace", "path": f"/{i}", "value": i} for i in range(257)]
         assert replaced_paths(patch) is None
         assert replaced_paths(patch[:256]) is not None
+
+
+def _paths(value: Any, prefix: str = "") -> list[str]:
+    """Every pointer into ``value``, the root included."""
+    found = [prefix]
+    if type(value) is dict:
+        for key, child in value.items():
+            found += _paths(child, f"{prefix}/{escape_token(key)}")
+    elif type(value) is list:
+        for index, child in enumerate(value):
+            found += _paths(child, f"{prefix}/{index}")
+    return found
+
+
+class TestCountedPatches:
+    """``apply_patch_within``: the document's values counted as each operation goes."""
+
+    def test_a_copy_into_itself_doubles_what_is_counted(self) -> None:
+        doc, nodes = {"z": [0]}, count_values({"z": [0]})
+        copy_in = [{"op": "copy", "from": "/z", "path": "/z/-"}]
+        for _ in range(10):
+            doc, nodes = apply_patch_within(doc, copy_in, nodes=nodes, max_nodes=10_000)
+            assert nodes == count_values(doc)
+        assert nodes == 2 + 2**11 - 1  # the root, "z", and the doubled list's values
+
+    def test_past_the_limit_is_refused_naming_the_operation(self) -> None:
+        doc = {"z": [0] * 50}
+        patch = [
+            {"op": "test", "path": "/z/0", "value": 0},
+            {"op": "copy", "from": "/z", "path": "/y"},
+        ]
+        with pytest.raises(PatchSizeError) as caught:
+            apply_patch_within(doc, patch, nodes=count_values(doc), max_nodes=100)
+        assert caught.value.index == 1
+        assert "more than 100 values" in str(caught.value)
+        patched, nodes = apply_patch_within(doc, patch, nodes=52, max_nodes=103)
+        assert nodes == 103 == count_values(patched)
+
+    def test_a_large_copy_is_refused_after_a_walk_of_the_budget(self) -> None:
+        """What is copied is walked only as far as the budget left, not written out."""
+        doc: Any = [0]
+        for _ in range(60):  # 2**60 values written out, 61 lists in memory
+            doc = [doc, doc]
+        patch = [{"op": "copy", "from": "/0", "path": "/-"}]
+        with pytest.raises(PatchSizeError):
+            apply_patch_within([doc], patch, nodes=2, max_nodes=1_000_000)
+
+    def test_over_the_limit_already_takes_what_does_not_grow_it(self) -> None:
+        doc = {"a": [1, 2, 3], "b": "x"}
+        nodes = count_values(doc)  # 6
+        shrink = [{"op": "replace", "path": "/b", "value": 7}, {"op": "remove", "path": "/a/0"}]
+        patched, after = apply_patch_within(doc, shrink, nodes=nodes, max_nodes=2)
+        assert after == 5 == count_values(patched)
+        with pytest.raises(PatchSizeError):
+            apply_patch_within(doc, [{"op": "add", "path": "/c", "value": 1}], nodes=6, max_nodes=2)
+
+    def test_the_depth_bound_still_holds(self) -> None:
+        with pytest.raises(PatchDepthError):
+            apply_patch_within(
+                {"a": [[0]]},
+                [{"op": "copy", "from": "/a", "path": "/a/0/0"}],
+                nodes=4,
+                max_nodes=100,
+                max_depth=3,
+            )
+
+    @settings(max_examples=300, deadline=None)
+    @given(document=json_values, data=st.data(), limit=st.integers(1, 60))
+    def test_count_and_refusal_follow_each_operation(
+        self, document: Any, data: st.DataObject, limit: int
+    ) -> None:
+        """Counted or not, the same document; the count is exact; the refusal is the rule.
+
+        The rule: an operation fails when it would leave the document holding more values
+        than the limit and more than before it.
+        """
+        patch: list[dict[str, Any]] = []
+        current = document
+        for _ in range(data.draw(st.integers(1, 4))):
+            paths = _paths(current)
+            op = data.draw(st.sampled_from(["add", "remove", "replace", "move", "copy", "test"]))
+            target = data.draw(st.sampled_from([*paths, *(f"{p}/-" for p in paths)]))
+            operation: dict[str, Any] = {"op": op, "path": target}
+            if op in {"move", "copy"}:
+                operation["from"] = data.draw(st.sampled_from(paths))
+            if op in {"add", "replace", "test"}:
+                operation["value"] = data.draw(json_values)
+            patch.append(operation)
+            try:
+                current = apply_patch(current, [operation])
+            except PatchError:
+                break
+        expected: Any
+        current, nodes = document, count_values(document)
+        for index, operation in enumerate(patch):
+            try:
+                after = apply_patch(current, [operation])
+            except PatchError:
+                expected = (PatchError, index)
+                break
+            grown = count_values(after)
+            if grown > max(limit, nodes):
+                expected = (PatchSizeError, index)
+                break
+            current, nodes = after, grown
+        else:
+            expected = (current, nodes)
+        try:
+            got: Any = apply_patch_within(
+                document, patch, nodes=count_values(document), max_nodes=limit
+            )
+        except PatchError as error:
+            got = (PatchSizeError if isinstance(error, PatchSizeError) else PatchError, error.index)
+        assert got == expected

@@ -34,6 +34,10 @@ __all__ = ["FUNCTIONS", "MAX_NESTING", "Env", "Function", "to_text"]
 class Env(Protocol):
     """What a function may ask of the conversion evaluating it."""
 
+    @property
+    def max_string(self) -> int:
+        """The longest text worth building: a prop keeps no more (``max_string_length``)."""
+
     def read(self, pointer: str) -> Any:
         """The data at ``pointer`` in the current scope, or ``MISSING``."""
 
@@ -231,6 +235,10 @@ class _Nested:
         self.outer = outer
         self.level = level
 
+    @property
+    def max_string(self) -> int:
+        return self.outer.max_string
+
     def read(self, pointer: str) -> Any:
         return self.outer.read(pointer)
 
@@ -249,20 +257,30 @@ class _Interpolator:
 
     def run(self) -> str:
         text, out = self.text, []
-        while True:
+        # Once the text is longer than any prop keeps, the rest would be cut: stop, and
+        # leave the rest of the template unread (an error in it goes unseen). A thousand
+        # ``${/list}`` in 6 KB would otherwise encode the list a thousand times. What is
+        # returned still runs past the limit, so the prop is cut, and says so, as before.
+        room, length = self.env.max_string, 0
+        while length <= room:
             start = text.find("${", self.pos)
             if start < 0:
                 out.append(text[self.pos :])
-                return "".join(out)
-            if start > self.pos and text[start - 1] == "\\":  # an escaped ``${`` is literal
-                out.append(text[self.pos : start - 1])
+                break
+            literal = text[self.pos : start]
+            if literal.endswith("\\"):  # an escaped ``${`` is literal
+                out.append(literal[:-1])
                 out.append("${")
+                length += len(literal) + 1
                 self.pos = start + 2
                 continue
-            out.append(text[self.pos : start])
+            out.append(literal)
             self.pos = start + 2
-            out.append(to_text(self.expression("}")) or "")
+            piece = to_text(self.expression("}")) or ""
+            out.append(piece)
+            length += len(literal) + len(piece)
             self.pos += 1
+        return "".join(out)
 
     def expression(self, stop: str) -> Any:
         """Parse one expression up to ``stop`` (not consumed) and evaluate it."""

@@ -1,12 +1,15 @@
-"""Activity content as a JSON document: patched and read within a depth bound.
+"""Activity content as a JSON document: patched and read within a depth and a size bound.
 
 Owns what bounds the document the reducer keeps of an activity's content besides its
 surfaces: how deep it may nest (:func:`content_depth`, so that no patch can nest it
-ever deeper), applying an ``ACTIVITY_DELTA``'s patch within that (:func:`patch_content`),
-decoding the whole content of a snapshot that only carries a lifecycle status
-(:func:`read_content`), and saying what content with neither operations nor a status
-holds (:func:`no_operations`). Each returns the diagnostic of what it refused, for the
-reducer to place (seq and messageId).
+ever deeper), how many values it may hold (``Limits.max_content_nodes``, so that no
+``copy`` can double it delta after delta), applying an ``ACTIVITY_DELTA``'s patch
+within both (:func:`patch_content`), decoding the whole content of a snapshot that only
+carries a lifecycle status (:func:`read_content`), and saying what content with neither
+operations nor a status holds (:func:`no_operations`). The number of values a document
+holds is kept beside it, in the bucket or the lifecycle, so that a patch costs what it
+writes and removes, never a walk of the whole content. Each function returns the
+diagnostic of what it refused, for the reducer to place (seq and messageId).
 
 Must not import: the reducer, request or shell modules. Does no I/O, no logging.
 """
@@ -18,8 +21,13 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from a2ui_stream._state.stream import OPERATIONS_KEY
-from a2ui_stream._tree.depth import deeper_than
-from a2ui_stream._tree.patch import PatchDepthError, PatchError, apply_patch
+from a2ui_stream._tree.depth import Exceeded, count_values, size_within
+from a2ui_stream._tree.patch import (
+    PatchDepthError,
+    PatchError,
+    PatchSizeError,
+    apply_patch_within,
+)
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.numbers import js_number
@@ -81,33 +89,61 @@ def too_deep(limits: Limits, path: str = "$.content") -> Diagnostic:
 
 
 def patch_content(
-    content: Any, patch: Sequence[Any], limits: Limits
-) -> tuple[Any, Diagnostic | None]:
-    """Apply an RFC 6902 patch to content, no value written nesting past the bound.
+    content: Any, nodes: int, patch: Sequence[Any], limits: Limits
+) -> tuple[Any, int, Diagnostic | None]:
+    """Apply an RFC 6902 patch to content, within the depth and the values allowed.
 
     Args:
         content: the content document before the patch; not changed.
+        nodes: how many values it holds (:func:`count_values`, then what this returned).
         patch: the delta's patch.
         limits: the bounds in force.
 
     Returns:
-        The patched document and ``None``, or ``None`` and why nothing was applied
-        (``limit.data_depth``, or an ``activity.patch_failed`` warning).
+        The patched document, the values it holds and ``None``; or ``None``, ``nodes``
+        and why nothing was applied (``limit.data_depth`` or ``limit.content_nodes``,
+        errors, or an ``activity.patch_failed`` warning).
     """
     try:
-        return apply_patch(content, patch, max_depth=content_depth(limits)), None
-    except PatchDepthError as error:
-        return None, too_deep(limits, f"$.patch[{error.index}]")
-    except PatchError as error:
-        return None, Diagnostic(
-            code=Code.ACTIVITY_PATCH_FAILED,
-            message=f"{error}; the state is unchanged",
-            severity=Severity.WARNING,
-            path=f"$.patch[{error.index}]",
+        patched, count = apply_patch_within(
+            content,
+            patch,
+            nodes=nodes,
+            max_nodes=limits.max_content_nodes,
+            max_depth=content_depth(limits),
         )
+    except PatchDepthError as error:
+        return None, nodes, too_deep(limits, f"$.patch[{error.index}]")
+    except PatchSizeError as error:
+        return None, nodes, _too_large(limits, error)
+    except PatchError as error:
+        return (
+            None,
+            nodes,
+            Diagnostic(
+                code=Code.ACTIVITY_PATCH_FAILED,
+                message=f"{error}; the state is unchanged",
+                severity=Severity.WARNING,
+                path=f"$.patch[{error.index}]",
+            ),
+        )
+    return patched, count, None
 
 
-def read_content(raw: bytes, limits: Limits) -> dict[str, Any] | Diagnostic:
+def _too_large(limits: Limits, error: PatchSizeError) -> Diagnostic:
+    return Diagnostic(
+        code=Code.LIMIT_CONTENT_NODES,
+        message=(
+            f"patch operation {error.index} would grow the activity content past the limit "
+            f"of {limits.max_content_nodes:,} values (max_content_nodes); the state is "
+            "unchanged"
+        ),
+        severity=Severity.ERROR,
+        path=f"$.patch[{error.index}]",
+    )
+
+
+def read_content(raw: bytes, limits: Limits) -> tuple[dict[str, Any], int] | Diagnostic:
     """Decode a snapshot's whole content (a JSON object), within :func:`content_depth`.
 
     Args:
@@ -115,14 +151,18 @@ def read_content(raw: bytes, limits: Limits) -> dict[str, Any] | Diagnostic:
         limits: the bounds in force.
 
     Returns:
-        The content, or the diagnostic when it nests too deeply (past the depth, or
-        past msgspec's own bound, the interpreter's stack).
+        The content and how many values it holds, or the diagnostic when it nests too
+        deeply (past the depth, or past msgspec's own bound, the interpreter's stack).
     """
     try:
         content: dict[str, Any] = _JSON.decode(raw)
     except RecursionError:
         return too_deep(limits)
-    return too_deep(limits) if deeper_than(content, content_depth(limits)) else content
+    # One walk for both: the depth, and the count later patches start from.
+    found = size_within(content, depth=content_depth(limits), nodes=len(raw))
+    if found is Exceeded.DEPTH:
+        return too_deep(limits)
+    return content, found if type(found) is int else count_values(content)
 
 
 def content_keys(raw: bytes) -> list[str]:

@@ -65,6 +65,7 @@ from a2ui_stream._state.stream import (
     StreamState,
 )
 from a2ui_stream._state.surface import ComponentChange, apply_operation, too_many_operations
+from a2ui_stream._tree.depth import count_values
 from a2ui_stream._tree.frozen import freeze
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.chunks import CHUNK_EVENTS, expand
@@ -381,16 +382,16 @@ def _on_activity_snapshot(
     if isinstance(operations, list):
         # Each Raw is a view into ``raw``, which the bucket keeps anyway: no second copy.
         keys = operations
-        return _rebuild_bucket(state, run, key, keys, None, (UNSET, raw), context, tool=tool)
+        return _rebuild_bucket(state, run, key, keys, None, (UNSET, raw, 0), context, tool=tool)
     if not isinstance(operations, UnsetType):
         message = "content.a2ui_operations is not an array; the snapshot changes nothing"
         return state, (), (_content_error(key, context, message),)
     if isinstance(view.status, UnsetType):
         return state, (), (_locate(no_operations(content_keys(raw)), key, context),)
-    content = read_content(raw, context.limits)
-    if isinstance(content, Diagnostic):
-        return state, (), (_locate(content, key, context),)
-    return _apply_lifecycle(state, run, key, content, context)
+    read = read_content(raw, context.limits)
+    if isinstance(read, Diagnostic):
+        return state, (), (_locate(read, key, context),)
+    return _apply_lifecycle(state, run, key, read, context)
 
 
 def _behind_middleware(run: RunState, state: StreamState) -> tuple[RunState, StreamState]:
@@ -432,8 +433,14 @@ def _content_error(key: str, context: _Context, message: str) -> Diagnostic:
 
 
 def _apply_lifecycle(
-    state: StreamState, run: RunState, key: str, content: dict[str, Any], context: _Context
+    state: StreamState,
+    run: RunState,
+    key: str,
+    read: tuple[dict[str, Any], int],
+    context: _Context,
 ) -> _Handled:
+    """Record a lifecycle status; ``read``: the content and how many values it holds."""
+    content, nodes = read
     status = content.get("status")
     diagnostics: tuple[Diagnostic, ...] = ()
     if not isinstance(status, str):
@@ -454,7 +461,8 @@ def _apply_lifecycle(
             ),
         )
     # Frozen: the content reaches callers through the state, and later deltas patch it.
-    lifecycles = run.lifecycles.set(key, Lifecycle(phase=phase, content=freeze(content)))
+    lifecycle = Lifecycle(phase=phase, content=freeze(content), content_nodes=nodes)
+    lifecycles = run.lifecycles.set(key, lifecycle)
     return _with_run(state, msgspec.structs.replace(run, lifecycles=lifecycles)), (), diagnostics
 
 
@@ -464,7 +472,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     key: str,
     keys: Sequence[Any],
     documents: Sequence[Any] | None,
-    content: tuple[JSON | UnsetType, bytes | None],
+    content: tuple[JSON | UnsetType, bytes | None, int],
     context: _Context,
     known: Sequence[DataChange] = (),
     edits: Edits | None = None,
@@ -475,7 +483,8 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
 
     ``keys`` identify operations: bytes compare by value, decoded documents (after a
     delta) by identity, since a patch copies only what it changes. ``content`` is the
-    decoded document (after a delta) and the undecoded bytes (from the wire).
+    decoded document (after a delta), the undecoded bytes (from the wire), and how many
+    values the document holds.
     ``known`` says how a delta changed data values, for the stages that would diff them;
     ``edits``, how it changed component lists (the operations before it, and
     :func:`~a2ui_stream._engine.deltas.component_edits`), so that the first changed
@@ -490,12 +499,16 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
             )
         )
         keys = keys[:limit]
-    document, content_bytes = content
+    document, content_bytes, nodes = content
     previous = (run.tool_buckets if tool else run.buckets).get(key)
     shared = shared_prefix(previous.operation_keys, keys) if previous else 0
     if previous is not None and shared == len(keys) == len(previous.operation_keys):
         bucket = msgspec.structs.replace(
-            previous, operation_keys=tuple(keys), content=document, content_bytes=content_bytes
+            previous,
+            operation_keys=tuple(keys),
+            content=document,
+            content_nodes=nodes,
+            content_bytes=content_bytes,
         )
         return _place_bucket(state, run, bucket, context, diagnostics, changed=False, tool=tool)
     checkpoints = [c for c in previous.checkpoints if c[0] <= shared] if previous else []
@@ -553,6 +566,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         operation_keys=tuple(keys),
         checkpoints=tuple(checkpoints),
         content=document,
+        content_nodes=nodes,
         content_bytes=content_bytes,
         written=written,
         upserts=frozenset(upserts),
@@ -624,11 +638,12 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
     bucket = run.buckets.get(key)
     lifecycle = run.lifecycles.get(key)
     if bucket is not None:
-        content = bucket.content
+        content, nodes = bucket.content, bucket.content_nodes
         if isinstance(content, UnsetType):
             content = content_of(bucket)
+            nodes = count_values(content)  # once per snapshot: then kept beside it
     elif lifecycle is not None:
-        content = lifecycle.content
+        content, nodes = lifecycle.content, lifecycle.content_nodes
     else:
         return (
             state,
@@ -643,7 +658,7 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
                 ),
             ),
         )
-    patched, problem = patch_content(content, event.patch, context.limits)
+    patched, nodes, problem = patch_content(content, nodes, event.patch, context.limits)
     if problem is not None:
         return state, (), (_locate(problem, key, context),)
     if not isinstance(patched, dict):
@@ -655,13 +670,13 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
         found = component_edits(content, event.patch)
         edits = None if found is None else (content[OPERATIONS_KEY], found)
         return _rebuild_bucket(
-            state, run, key, operations, operations, (patched, None), context, known, edits
+            state, run, key, operations, operations, (patched, None, nodes), context, known, edits
         )
     if operations is not None:
         message = "the patch left content.a2ui_operations not an array; the state is unchanged"
         return state, (), (_content_error(key, context, message),)
     if "status" in patched:
-        return _apply_lifecycle(state, run, key, patched, context)
+        return _apply_lifecycle(state, run, key, (patched, nodes), context)
     return state, (), (_locate(no_operations(list(patched)), key, context),)
 
 

@@ -68,10 +68,14 @@ class Lifecycle(msgspec.Struct, frozen=True, kw_only=True, gc=False):
             operations arrived after the status.
         content: the content of the last lifecycle snapshot (``status`` and its fields,
             such as ``progressTokens``, ``attempt``, ``maxAttempts``, ``errors``, ``error``).
+        content_nodes: how many JSON values ``content`` holds, as
+            ``Limits.max_content_nodes`` counts them; kept so that a delta costs what it
+            changes, not a count of the whole content.
     """
 
     phase: str
     content: dict[str, Any]
+    content_nodes: int = 0
 
 
 class Bucket(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -87,6 +91,8 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True, gc=False):
             operations, for every count up to 64, then at powers of two and the last, so
             a snapshot that changes late restarts near where it changed.
         content: the content as a decoded JSON value, once a delta needed it.
+        content_nodes: how many JSON values ``content`` holds, as
+            ``Limits.max_content_nodes`` counts them (0 while it is unset).
         content_bytes: the undecoded content of the wire snapshot that built the bucket;
             an identical snapshot is recognised by it without being decoded.
         written: by operation index, the value each ``updateDataModel`` of a wire
@@ -104,6 +110,7 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     operation_keys: tuple[Any, ...] = ()
     checkpoints: tuple[tuple[int, Surfaces], ...] = ()
     content: JSON | UnsetType = UNSET
+    content_nodes: int = 0
     content_bytes: bytes | None = None
     written: Mapping[int, tuple[JSON, msgspec.Raw | None]] = msgspec.field(default_factory=dict)
     upserts: frozenset[int] = frozenset()

@@ -1,10 +1,12 @@
-"""How deeply a JSON value nests, measured without recursion.
+"""How deeply a JSON value nests, and how many values it holds, measured without recursion.
 
 Owns :func:`deeper_than`, the one check that keeps nesting the input decides out of the
 state. Every walk of a JSON tree in the core (sharing, diffs, equality, conversion,
 msgspec's own encoding) recurses once per level, so the state must never hold a tree
 deeper than :attr:`~a2ui_stream.Limits.max_data_depth`; the layers that take values in
-ask this function first, before anything recursive has touched the value.
+ask this function first, before anything recursive has touched the value. Also owns
+:func:`size_within`, which counts the values of a tree within a budget, depth checked
+on the way, so that a patch copying a subtree into itself pays for what it adds.
 
 Depth counts containers: a scalar nests 0 levels, ``[]`` and ``{}`` 1, ``[{"a": 1}]``
 2. The first levels are walked by a short recursion, the fastest way through the small
@@ -13,15 +15,19 @@ values that are the common case (a component's props, a binding); below
 comprehensions over its values at C speed, so it never takes more of the interpreter's
 stack than that, and it stops as soon as the limit is passed.
 
-Imports nothing from the package; does no I/O.
+Imports only the frozen containers of its own layer; does no I/O.
 """
 
 from __future__ import annotations
 
+import enum
+import sys
 from itertools import chain
 from typing import Any
 
-__all__ = ["deeper_than"]
+from a2ui_stream._tree.frozen import FrozenDict, FrozenList
+
+__all__ = ["Exceeded", "count_values", "deeper_than", "size_within"]
 
 _values = dict.values
 _flatten = chain.from_iterable
@@ -44,14 +50,20 @@ def deeper_than(value: Any, limit: int) -> bool:
 
 #: Levels walked by recursion before the level-at-a-time walk takes over.
 _RECURSION = 16
+#: The container types of a JSON value in the state: plain, as decoded, and frozen, as
+#: a lifecycle's content is kept (a patch of it copies frozen subtrees). Exact types,
+#: not ``isinstance``: a check per value, at C speed.
+_DICTS: frozenset[type] = frozenset((dict, FrozenDict))
+_LISTS: frozenset[type] = frozenset((list, FrozenList))
+_CONTAINERS = _DICTS | _LISTS
 
 
 def _deeper(value: Any, room: int, frames: int) -> bool:
     """Whether ``value`` needs more than ``room`` levels, recursing at most ``frames`` deep."""
     kind = type(value)
-    if kind is dict:
+    if kind in _DICTS:
         items: Any = value.values()
-    elif kind is list:
+    elif kind in _LISTS:
         items = value
     else:
         return False
@@ -61,20 +73,70 @@ def _deeper(value: Any, room: int, frames: int) -> bool:
         return _deeper_by_levels(items, room - 1)
     for item in items:
         kind = type(item)
-        if (kind is dict or kind is list) and _deeper(item, room - 1, frames - 1):
+        if kind in _CONTAINERS and _deeper(item, room - 1, frames - 1):
             return True
     return False
 
 
 def _deeper_by_levels(items: Any, room: int) -> bool:
     """Whether any of ``items`` needs more than ``room`` levels, one level at a time."""
-    level = list(items)
-    # Level ``k`` holds every value below ``k`` more containers: deeper than ``room``
-    # when level ``room`` still holds a container.
-    for _ in range(room):
-        dicts = [item for item in level if type(item) is dict]
-        lists = [item for item in level if type(item) is list]
+    # The items, in a list, are one level below it.
+    return size_within(list(items), depth=room + 1, nodes=_UNBOUNDED) is Exceeded.DEPTH
+
+
+_UNBOUNDED = sys.maxsize
+
+
+class Exceeded(enum.Enum):
+    """Which bound a value measured by :func:`size_within` went past."""
+
+    DEPTH = "depth"
+    NODES = "nodes"
+
+
+def size_within(value: Any, *, depth: int, nodes: int) -> int | Exceeded:
+    """How many values ``value`` holds, if it nests at most ``depth`` and holds at most ``nodes``.
+
+    Values are counted as JSON writes them out: the value itself, and every member
+    value and item inside it, containers and scalars alike (``{"a": [1, 2]}`` holds
+    4). A subtree that appears in several places (a patch copied it) counts at each.
+
+    The walk goes one level at a time, never recursing, and stops at the first level
+    past either bound, before that level is built: a value far larger than the budget
+    costs about the budget to refuse, whatever its size written out.
+
+    Args:
+        value: a JSON value of dicts, lists and scalars.
+        depth: the deepest nesting allowed, as :func:`deeper_than` counts it.
+        nodes: the most values allowed.
+
+    Returns:
+        The number of values, or the bound the walk went past first.
+    """
+    count = 0
+    level = [value]
+    for levels in range(depth + 1):
+        count += len(level)
+        if count > nodes:
+            return Exceeded.NODES
+        dicts = [item for item in level if type(item) in _DICTS]
+        lists = [item for item in level if type(item) in _LISTS]
         if not dicts and not lists:
-            return False
+            return count
+        if levels == depth:
+            return Exceeded.DEPTH  # a container at this level nests one more
+        # The next level's size, from the lengths alone (in C), before it is built.
+        if count + sum(map(len, dicts)) + sum(map(len, lists)) > nodes:
+            return Exceeded.NODES
         level = [*_flatten(map(_values, dicts)), *_flatten(lists)]
-    return any(type(item) is dict or type(item) is list for item in level)
+    return Exceeded.DEPTH  # ``depth`` below 0
+
+
+def count_values(value: Any) -> int:
+    """How many values ``value`` holds, counted as :func:`size_within` counts them.
+
+    For a value already known to be within the bounds in force (it is in the state);
+    the walk is iterative all the same.
+    """
+    found = size_within(value, depth=_UNBOUNDED, nodes=_UNBOUNDED)
+    return found if type(found) is int else _UNBOUNDED

@@ -8,11 +8,19 @@ that are the same object, which makes it cost what changed rather than what exis
 ``share`` gives a freshly decoded value the identity of the equal parts of the previous
 one, so every later stage can tell unchanged data with an ``is``.
 
+Shared identity has a cost of its own: a ``copy`` of a value into itself doubles the
+document written out while adding one reference, so 24 copies make 16 million values
+that every later walk (size checks, encoding, conversion) pays for in full. A patch
+applied with a budget (:func:`apply_patch_within`) keeps count of the values the
+document holds, paying for each operation what it writes and removes, and refuses an
+operation that would grow it past the budget.
+
 Must not import: state, conversion or shell modules. Does no I/O, no logging.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from itertools import compress
 from operator import is_not, ne
@@ -20,14 +28,16 @@ from typing import Any, NamedTuple, TypeAlias
 
 import msgspec
 
-from a2ui_stream._tree.depth import deeper_than
+from a2ui_stream._tree.depth import Exceeded, deeper_than, size_within
 from a2ui_stream._tree.pointer import PointerError, escape_token, parse, parse_pointer
 
 __all__ = [
     "DataChange",
     "PatchDepthError",
     "PatchError",
+    "PatchSizeError",
     "apply_patch",
+    "apply_patch_within",
     "diff",
     "replaced_paths",
     "share",
@@ -76,6 +86,10 @@ class PatchDepthError(PatchError):
     """An operation would nest the document deeper than the depth it was given."""
 
 
+class PatchSizeError(PatchError):
+    """An operation would make the document hold more values than it was allowed."""
+
+
 def apply_patch(document: JSON, patch: Sequence[Any], *, max_depth: int | None = None) -> JSON:
     """Apply an RFC 6902 patch, returning a new document; ``document`` is not changed.
 
@@ -97,6 +111,48 @@ def apply_patch(document: JSON, patch: Sequence[Any], *, max_depth: int | None =
             than ``max_depth``.
         PatchError: an operation is malformed, names a missing path, or a ``test`` fails.
     """
+    return _apply(document, patch, _Bounds(max_depth))
+
+
+def apply_patch_within(
+    document: JSON,
+    patch: Sequence[Any],
+    *,
+    nodes: int,
+    max_nodes: int,
+    max_depth: int | None = None,
+) -> tuple[JSON, int]:
+    """Apply a patch as :func:`apply_patch` does, keeping count of the values written out.
+
+    Values are counted as :func:`~a2ui_stream._tree.depth.size_within` counts them: a
+    subtree the document holds in several places (a ``copy`` put it there) counts at
+    each. An operation pays for what it writes (a copied subtree is walked only as far
+    as the budget left) and for what it removes or replaces; never for the rest of the
+    document, so a patch costs what it changes, whatever the document's size.
+
+    Args:
+        document: the JSON value to patch.
+        patch: the list of operation objects.
+        nodes: how many values ``document`` holds.
+        max_nodes: the most values the document may hold after each operation. An
+            operation that would grow it past them fails; a document that already
+            holds more (it came whole, from a snapshot) takes the operations that do
+            not grow it.
+        max_depth: as for :func:`apply_patch`.
+
+    Returns:
+        The patched document, and how many values it holds.
+
+    Raises:
+        PatchSizeError: an operation would grow the document past ``max_nodes``.
+        PatchDepthError: see :func:`apply_patch`.
+        PatchError: see :func:`apply_patch`.
+    """
+    bounds = _Bounds(max_depth, nodes, max_nodes)
+    return _apply(document, patch, bounds), bounds.nodes
+
+
+def _apply(document: JSON, patch: Sequence[Any], bounds: _Bounds) -> JSON:
     if not isinstance(patch, list | tuple):
         raise PatchError(0, "a patch must be an array of operations")
     for index, operation in enumerate(patch):
@@ -106,10 +162,13 @@ def apply_patch(document: JSON, patch: Sequence[Any], *, max_depth: int | None =
         handler = _OPERATIONS.get(name) if isinstance(name, str) else None
         if handler is None:
             raise PatchError(index, f"unknown op {name!r}")
+        bounds.start()
         try:
-            document = handler(document, operation, max_depth)
+            document = handler(document, operation, bounds)
         except _TooDeepError as failure:
             raise PatchDepthError(index, str(failure)) from None
+        except _TooLargeError as failure:
+            raise PatchSizeError(index, str(failure)) from None
         except _OperationError as failure:
             raise PatchError(index, str(failure)) from None
         except PointerError as error:
@@ -165,14 +224,67 @@ class _TooDeepError(_OperationError):
     """Internal: one operation would write past the depth bound."""
 
 
-def _check_room(tokens: Sequence[str], value: JSON, room: int | None) -> None:
-    """Refuse a value that, written at ``tokens``, would nest deeper than ``room``."""
-    if room is None:
-        return
-    if len(tokens) > room:
-        raise _TooDeepError(f"a path of {len(tokens)} segments goes past {room} levels")
-    if deeper_than(value, room - len(tokens)):
-        raise _TooDeepError(f"the value, written at its path, would nest past {room} levels")
+class _TooLargeError(_OperationError):
+    """Internal: one operation would grow the document past its values."""
+
+
+_UNBOUNDED = sys.maxsize
+_NESTS_PAST = "the value, written at its path, would nest past {} levels"
+
+
+class _Bounds:
+    """What one patch may do to its document: how deep it may write, how much it may hold.
+
+    When ``counting`` (:func:`apply_patch_within`), ``nodes`` is kept equal to the
+    values the document holds, operation by operation.
+    """
+
+    __slots__ = ("ceiling", "counting", "limit", "nodes", "room")
+
+    def __init__(self, room: int | None, nodes: int | None = None, limit: int = 0) -> None:
+        self.room = room
+        self.counting = nodes is not None
+        self.nodes = nodes or 0
+        self.limit = limit
+        self.ceiling = limit
+
+    def start(self) -> None:
+        """Begin an operation: it may not leave the document larger than the limit or now."""
+        self.ceiling = max(self.limit, self.nodes)
+
+    def admit(self, tokens: Sequence[str], value: JSON, *, counted: bool = True) -> None:
+        """Refuse ``value`` written at ``tokens`` past the depth, or past the values left.
+
+        ``counted=False``: the value is already in the document (a ``move``), and only
+        its new depth is checked.
+        """
+        room = self.room
+        if room is not None and len(tokens) > room:
+            raise _TooDeepError(f"a path of {len(tokens)} segments goes past {room} levels")
+        if not (self.counting and counted):
+            if room is not None and deeper_than(value, room - len(tokens)):
+                raise _TooDeepError(_NESTS_PAST.format(room))
+            return
+        depth = _UNBOUNDED if room is None else room - len(tokens)
+        found = size_within(value, depth=depth, nodes=self.ceiling - self.nodes)
+        if found is Exceeded.DEPTH:
+            raise _TooDeepError(_NESTS_PAST.format(room))
+        if found is Exceeded.NODES:
+            raise _TooLargeError(
+                f"the value written would make the document hold more than {self.ceiling:,} values"
+            )
+        self.nodes += found
+
+    def release(self, value: JSON) -> None:
+        """Count out a value the operation removes or replaces."""
+        if self.counting:
+            found = size_within(value, depth=_UNBOUNDED, nodes=self.nodes)
+            # A document holds its values: anything else is a miscount, kept safe.
+            self.nodes -= found if type(found) is int else self.nodes
+
+    def clear(self) -> None:
+        """Count out the whole document, which is being replaced."""
+        self.nodes = 0
 
 
 def _tokens(operation: Mapping[str, Any], key: str) -> list[str]:
@@ -246,14 +358,20 @@ def _edit(
     return written
 
 
-def _add_to(value: JSON) -> Callable[[JSON, str], JSON]:
+def _add_to(
+    value: JSON, tokens: Sequence[str], bounds: _Bounds, *, counted: bool = True
+) -> Callable[[JSON, str], JSON]:
     def change(parent: JSON, token: str) -> JSON:
         if isinstance(parent, dict):
+            if token in parent:  # an add to an existing member replaces it
+                bounds.release(parent[token])
+            bounds.admit(tokens, value, counted=counted)
             copy = dict(parent)
             copy[token] = value
             return copy
         if isinstance(parent, list):
             index = _array_index(parent, token, allow_end=True)
+            bounds.admit(tokens, value, counted=counted)
             items = list(parent)  # one copy, then a move of the items after ``index``
             items.insert(index, value)
             return items
@@ -262,16 +380,20 @@ def _add_to(value: JSON) -> Callable[[JSON, str], JSON]:
     return change
 
 
-def _replace_in(value: JSON) -> Callable[[JSON, str], JSON]:
+def _replace_in(value: JSON, tokens: Sequence[str], bounds: _Bounds) -> Callable[[JSON, str], JSON]:
     def change(parent: JSON, token: str) -> JSON:
         if isinstance(parent, dict):
             if token not in parent:
                 raise _OperationError(f"member {token!r} does not exist")
+            bounds.release(parent[token])
+            bounds.admit(tokens, value)
             copy = dict(parent)
             copy[token] = value
             return copy
         if isinstance(parent, list):
             index = _array_index(parent, token, allow_end=False)
+            bounds.release(parent[index])
+            bounds.admit(tokens, value)
             items = list(parent)
             items[index] = value
             return items
@@ -280,43 +402,55 @@ def _replace_in(value: JSON) -> Callable[[JSON, str], JSON]:
     return change
 
 
-def _remove_from(parent: JSON, token: str) -> JSON:
-    if isinstance(parent, dict):
-        if token not in parent:
-            raise _OperationError(f"member {token!r} does not exist")
-        return {key: item for key, item in parent.items() if key != token}
-    if isinstance(parent, list):
-        index = _array_index(parent, token, allow_end=False)
-        return [*parent[:index], *parent[index + 1 :]]
-    raise _OperationError(f"cannot remove from a {type(parent).__name__}")
+def _remove_from(bounds: _Bounds | None) -> Callable[[JSON, str], JSON]:
+    """Remove a member or item; ``bounds``: count it out (``None``: it moves elsewhere)."""
+
+    def change(parent: JSON, token: str) -> JSON:
+        if isinstance(parent, dict):
+            if token not in parent:
+                raise _OperationError(f"member {token!r} does not exist")
+            if bounds is not None:
+                bounds.release(parent[token])
+            return {key: item for key, item in parent.items() if key != token}
+        if isinstance(parent, list):
+            index = _array_index(parent, token, allow_end=False)
+            if bounds is not None:
+                bounds.release(parent[index])
+            return [*parent[:index], *parent[index + 1 :]]
+        raise _OperationError(f"cannot remove from a {type(parent).__name__}")
+
+    return change
 
 
-def _write(
-    document: JSON,
-    operation: Mapping[str, Any],
-    room: int | None,
-    place: Callable[[JSON], Callable[[JSON, str], JSON]],
-) -> JSON:
-    """``add`` and ``replace``: the operation's value put at its path by ``place``."""
+def _whole(document: JSON, value: JSON, bounds: _Bounds) -> JSON:
+    """Write ``value`` as the whole document (an empty path): it replaces all there was."""
+    del document
+    bounds.clear()  # everything the document held goes: no need to count it
+    bounds.admit((), value)
+    return value
+
+
+def _add(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
     tokens = _tokens(operation, "path")
     value = _value(operation)
-    _check_room(tokens, value, room)
-    return value if not tokens else _edit(document, tokens, place(value))
+    if not tokens:
+        return _whole(document, value, bounds)
+    return _edit(document, tokens, _add_to(value, tokens, bounds))
 
 
-def _add(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
-    return _write(document, operation, room, _add_to)
+def _remove(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
+    return _edit(document, _tokens(operation, "path"), _remove_from(bounds))
 
 
-def _remove(document: JSON, operation: Mapping[str, Any], _room: int | None) -> JSON:
-    return _edit(document, _tokens(operation, "path"), _remove_from)
+def _replace(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
+    tokens = _tokens(operation, "path")
+    value = _value(operation)
+    if not tokens:
+        return _whole(document, value, bounds)
+    return _edit(document, tokens, _replace_in(value, tokens, bounds))
 
 
-def _replace(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
-    return _write(document, operation, room, _replace_in)
-
-
-def _move(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
+def _move(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
     source = _tokens(operation, "from")
     target = _tokens(operation, "path")
     if source == target:
@@ -325,19 +459,22 @@ def _move(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSO
     if target[: len(source)] == source:
         raise _OperationError("cannot move a value into one of its own children")
     value = _get(document, source)
-    _check_room(target, value, room)
-    removed = _edit(document, source, _remove_from)
-    return value if not target else _edit(removed, target, _add_to(value))
+    removed = _edit(document, source, _remove_from(None))
+    if not target:
+        # The value alone is the document now: counted afresh, it fits, being a part.
+        return _whole(removed, value, bounds)
+    return _edit(removed, target, _add_to(value, target, bounds, counted=False))
 
 
-def _copy(document: JSON, operation: Mapping[str, Any], room: int | None) -> JSON:
+def _copy(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
     value = _get(document, _tokens(operation, "from"))
     target = _tokens(operation, "path")
-    _check_room(target, value, room)
-    return value if not target else _edit(document, target, _add_to(value))
+    if not target:
+        return _whole(document, value, bounds)
+    return _edit(document, target, _add_to(value, target, bounds))
 
 
-def _test(document: JSON, operation: Mapping[str, Any], _room: int | None) -> JSON:
+def _test(document: JSON, operation: Mapping[str, Any], _bounds: _Bounds) -> JSON:
     expected = _value(operation)
     actual = _get(document, _tokens(operation, "path"))
     if not _json_equal(actual, expected):
@@ -372,7 +509,7 @@ def _both_numbers(left: JSON, right: JSON) -> bool:
     return isinstance(left, int | float) and isinstance(right, int | float) and left == right
 
 
-_OPERATIONS: dict[str, Callable[[JSON, Mapping[str, Any], int | None], JSON]] = {
+_OPERATIONS: dict[str, Callable[[JSON, Mapping[str, Any], _Bounds], JSON]] = {
     "add": _add,
     "remove": _remove,
     "replace": _replace,

@@ -105,6 +105,9 @@ class Code(enum.StrEnum):
     LIMIT_DATA_MODEL_BYTES = "limit.data_model_bytes"
     #: ERROR: data, a component or activity content nesting past ``max_data_depth``; skipped.
     LIMIT_DATA_DEPTH = "limit.data_depth"
+    #: ERROR: a patch that would grow an activity's content past ``max_content_nodes``
+    #: values; the patch skipped, the content kept.
+    LIMIT_CONTENT_NODES = "limit.content_nodes"
 
     # -- activities, tool carriers, history (_engine) ----------------------------------
 

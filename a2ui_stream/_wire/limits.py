@@ -17,6 +17,7 @@ import msgspec
 from a2ui_stream.errors import UsageError
 
 __all__ = [
+    "DEFAULT_MAX_CONTENT_NODES",
     "DEFAULT_MAX_DATA_DEPTH",
     "DEFAULT_MAX_DATA_MODEL_BYTES",
     "DEFAULT_MAX_DEPTH",
@@ -70,6 +71,13 @@ DEFAULT_MAX_STRING_LENGTH = 1_000_000
 #: below 200 of Python's 1,000 stack frames. A caller may raise it to
 #: :data:`DEPTH_CEILING`, no further.
 DEFAULT_MAX_DATA_DEPTH = 64
+#: JSON values one activity's content may hold after a patch, counted as written out:
+#: a subtree a ``copy`` put in two places counts twice. A ``copy`` of a value into
+#: itself doubles the content at each delta; 24 such deltas (5.5 KB) made 16 million
+#: values and a minute of work before this bound. One million is what a snapshot line
+#: of ``max_line_bytes`` (16 MiB) holds at the density of the A2UI samples (about 17
+#: bytes per value), so deltas cannot build content that no snapshot could carry.
+DEFAULT_MAX_CONTENT_NODES = 1_000_000
 
 
 #: The deepest element depth and data depth a caller may set. Measured (CPython 3.11,
@@ -99,6 +107,7 @@ LIMIT_RANGES: Final[dict[str, tuple[int, int]]] = {
     "max_run_surfaces": (1, SIZE_CEILING),
     "max_string_length": (1, SIZE_CEILING),
     "max_data_depth": (1, DEPTH_CEILING),
+    "max_content_nodes": (1, SIZE_CEILING),
 }
 
 
@@ -148,6 +157,8 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
         max_string_length: longest string copied into output.
         max_data_depth: deepest nesting of a data model (path segments included), a
             component, or an activity's content below its operations.
+        max_content_nodes: JSON values an activity's content may hold after a patch
+            (a subtree copied to two places counts twice).
     """
 
     max_depth: int = DEFAULT_MAX_DEPTH
@@ -160,6 +171,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     max_run_surfaces: int = DEFAULT_MAX_RUN_SURFACES
     max_string_length: int = DEFAULT_MAX_STRING_LENGTH
     max_data_depth: int = DEFAULT_MAX_DATA_DEPTH
+    max_content_nodes: int = DEFAULT_MAX_CONTENT_NODES
 
     def __post_init__(self) -> None:
         """Refuse a value outside its range, naming the field and the range.
