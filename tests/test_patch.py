@@ -371,6 +371,32 @@ class TestCountedPatches:
                 max_depth=3,
             )
 
+    @pytest.mark.parametrize(
+        "operation",
+        [
+            {"op": "add", "path": "/x/y/z/w", "value": 1},
+            {"op": "replace", "path": "/x/y/z/w", "value": 1},
+            {"op": "copy", "from": "/a", "path": "/x/y/z/w"},
+            {"op": "move", "from": "/a", "path": "/x/y/z/w"},
+        ],
+        ids=lambda operation: operation["op"],
+    )
+    def test_a_path_past_the_depth_is_too_deep_before_it_is_walked(
+        self, operation: dict[str, Any]
+    ) -> None:
+        """Too long for the bound, a path is refused as too deep, its parents missing or not."""
+        for limits in ({}, {"nodes": 2, "max_nodes": 100}):
+            with pytest.raises(PatchDepthError) as caught:
+                if limits:
+                    apply_patch_within({"a": 1}, [operation], **limits, max_depth=3)
+                else:
+                    apply_patch({"a": 1}, [operation], max_depth=3)
+            assert "a path of 4 segments goes past 3 levels" in str(caught.value)
+        # Within the bound, the same missing parent is what fails.
+        with pytest.raises(PatchError, match="does not exist") as missing:
+            apply_patch({"a": 1}, [operation], max_depth=4)
+        assert type(missing.value) is PatchError
+
     @settings(max_examples=300, deadline=None)
     @given(document=json_values, data=st.data(), limit=st.integers(1, 60))
     def test_count_and_refusal_follow_each_operation(

@@ -252,15 +252,24 @@ class _Bounds:
         """Begin an operation: it may not leave the document larger than the limit or now."""
         self.ceiling = max(self.limit, self.nodes)
 
-    def admit(self, tokens: Sequence[str], value: JSON, *, counted: bool = True) -> None:
-        """Refuse ``value`` written at ``tokens`` past the depth, or past the values left.
+    def reach(self, tokens: Sequence[str]) -> None:
+        """Refuse a write at ``tokens`` when the path alone goes past the depth.
 
-        ``counted=False``: the value is already in the document (a ``move``), and only
-        its new depth is checked.
+        Asked before the path is walked: a path too long for the limit is refused as
+        too deep whether or not its parents exist (a write there could only deepen
+        the document), and costs its length, never a walk.
         """
         room = self.room
         if room is not None and len(tokens) > room:
             raise _TooDeepError(f"a path of {len(tokens)} segments goes past {room} levels")
+
+    def admit(self, tokens: Sequence[str], value: JSON, *, counted: bool = True) -> None:
+        """Refuse ``value`` written at ``tokens`` past the depth, or past the values left.
+
+        The path has passed :meth:`reach`. ``counted=False``: the value is already in
+        the document (a ``move``), and only its new depth is checked.
+        """
+        room = self.room
         if not (self.counting and counted):
             if room is not None and deeper_than(value, room - len(tokens)):
                 raise _TooDeepError(_NESTS_PAST.format(room))
@@ -435,6 +444,7 @@ def _add(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
     value = _value(operation)
     if not tokens:
         return _whole(document, value, bounds)
+    bounds.reach(tokens)
     return _edit(document, tokens, _add_to(value, tokens, bounds))
 
 
@@ -447,6 +457,7 @@ def _replace(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> J
     value = _value(operation)
     if not tokens:
         return _whole(document, value, bounds)
+    bounds.reach(tokens)
     return _edit(document, tokens, _replace_in(value, tokens, bounds))
 
 
@@ -459,6 +470,7 @@ def _move(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON
     if target[: len(source)] == source:
         raise _OperationError("cannot move a value into one of its own children")
     value = _get(document, source)
+    bounds.reach(target)
     removed = _edit(document, source, _remove_from(None))
     if not target:
         # The value alone is the document now: counted afresh, it fits, being a part.
@@ -471,6 +483,7 @@ def _copy(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON
     target = _tokens(operation, "path")
     if not target:
         return _whole(document, value, bounds)
+    bounds.reach(target)
     return _edit(document, target, _add_to(value, target, bounds))
 
 
