@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from a2ui_stream._state.stream import OPERATIONS_KEY
-from a2ui_stream._tree.patch import DataChange, replaced_paths, share, share_text
+from a2ui_stream._tree.patch import DataChange, replaced_paths
+from a2ui_stream._tree.share import share, share_text
 from a2ui_stream._wire.a2ui import UpdateDataModel, decode_operation
 from a2ui_stream._wire.numbers import js_number
 from a2ui_stream._wire.writes import data_value_text, decode_data_write
