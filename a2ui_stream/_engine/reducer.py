@@ -9,8 +9,9 @@ rehydration from history in ``_history``.
 
 Rules, as h11 keeps them for its state machine:
 
-* Every transition lives in this module: the dispatch table ``_HANDLERS`` maps each
-  event type to one small function, and ``_LIFECYCLE`` holds the lifecycle table.
+* Every event's transition starts in this module: the dispatch table ``_HANDLERS``
+  maps each event type to one small function. A messageId's lifecycle table is
+  ``_engine.lifecycle``'s.
 * Nothing here does I/O, logs, or imports the shell (log, pipeline, CLI).
 * States are immutable values. ``reduce`` never changes the state it is given; an old
   state stays valid and equal to itself after later events.
@@ -45,6 +46,7 @@ from a2ui_stream._engine.content import (
 )
 from a2ui_stream._engine.deltas import Edits, component_edits, content_of, edit_first, is_upsert
 from a2ui_stream._engine.history import SeenIn, normalize_document, rehydrate
+from a2ui_stream._engine.lifecycle import next_lifecycle
 from a2ui_stream._engine.parts import Conversions, history_diffs, settle, synthesize
 from a2ui_stream._engine.sharing import (
     decode_shared,
@@ -59,14 +61,12 @@ from a2ui_stream._state.stream import (
     ANONYMOUS_MESSAGE_ID,
     OPERATIONS_KEY,
     Bucket,
-    Lifecycle,
     PartDiff,
     RunState,
     StreamState,
 )
 from a2ui_stream._state.surface import ComponentChange, apply_operation, too_many_operations
 from a2ui_stream._tree.depth import count_values
-from a2ui_stream._tree.frozen import freeze
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.chunks import CHUNK_EVENTS, expand
 from a2ui_stream._wire.codes import Code
@@ -87,26 +87,6 @@ class Reduction(NamedTuple):
     state: StreamState
     diffs: tuple[PartDiff, ...]
     diagnostics: tuple[Diagnostic, ...]
-
-
-# Lifecycle transitions: (current phase, incoming status) -> next phase. The middleware
-# sends building (with progress), retrying after a rejected attempt, failed once
-# attempts run out; "painted" is entered when operations arrive. Anything else is
-# still recorded (a newer agent may know more states) with a debug diagnostic.
-_LIFECYCLE: dict[tuple[str | None, str], str] = {
-    (None, "building"): "building",
-    ("building", "building"): "building",
-    ("retrying", "building"): "retrying",
-    (None, "retrying"): "retrying",
-    ("building", "retrying"): "retrying",
-    ("retrying", "retrying"): "retrying",
-    (None, "failed"): "failed",
-    ("building", "failed"): "failed",
-    ("retrying", "failed"): "failed",
-    ("painted", "building"): "building",
-    ("painted", "retrying"): "retrying",
-    ("painted", "failed"): "failed",
-}
 
 
 class _ContentView(msgspec.Struct):
@@ -440,28 +420,13 @@ def _apply_lifecycle(
     context: _Context,
 ) -> _Handled:
     """Record a lifecycle status; ``read``: the content and how many values it holds."""
-    content, nodes = read
-    status = content.get("status")
-    diagnostics: tuple[Diagnostic, ...] = ()
+    status = read[0].get("status")
     if not isinstance(status, str):
         message = "content.status is not a string; the lifecycle is unchanged"
         return state, (), (_content_error(key, context, message),)
-    previous = run.lifecycles.get(key)
-    before = previous.phase if previous else None
-    phase = _LIFECYCLE.get((before, status))
-    if phase is None:
-        phase = status
-        diagnostics = (
-            Diagnostic(
-                code=Code.ACTIVITY_LIFECYCLE_UNEXPECTED,
-                message=f"status {status!r} after {before or 'nothing'!r}; recorded as is",
-                severity=Severity.DEBUG,
-                seq=context.seq,
-                message_id=key,
-            ),
-        )
-    # Frozen: the content reaches callers through the state, and later deltas patch it.
-    lifecycle = Lifecycle(phase=phase, content=freeze(content), content_nodes=nodes)
+    lifecycle, diagnostics = next_lifecycle(
+        run.lifecycles.get(key), status, read, seq=context.seq, message_id=key
+    )
     lifecycles = run.lifecycles.set(key, lifecycle)
     return _with_run(state, msgspec.structs.replace(run, lifecycles=lifecycles)), (), diagnostics
 
