@@ -222,6 +222,46 @@ class TestRenderArguments:
             ("b", "a2ui-surface-r2"),
         ]
 
+    def test_a_render_in_a_later_message_of_the_agent_keeps_its_own_surface(self) -> None:
+        """Not the defect either when the agent spoke again after the open call: renders in
+        its new message are its own, not a sub-agent's, and do not replace one another."""
+        first = {"surfaceId": "a", "components": [{"id": "root", "component": "Text", "text": "a"}]}
+        second = {**first, "surfaceId": "b"}
+        spoken = [
+            {"type": "TEXT_MESSAGE_START", "messageId": "m2", "role": "assistant"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m2", "delta": "Here."},
+            {"type": "TEXT_MESSAGE_END", "messageId": "m2"},
+        ]
+        events = [RUN, start("f1", "confirm"), end("f1"), *spoken]
+        processor = Processor()
+        processor.feed_events(
+            [*events, *render("r1", first, parent="m2"), *render("r2", second, parent="m2")]
+        )
+        assert [(p[0], p[1]) for p in parts(processor)] == [
+            ("a", "a2ui-surface-r1"),
+            ("b", "a2ui-surface-r2"),
+        ]
+        # A call naming no message is a sub-agent's, filed under the open call as upstream.
+        processor = Processor()
+        processor.feed_events(
+            [*events, *render("r1", first, parent=None), *render("r2", second, parent=None)]
+        )
+        assert [(p[0], p[1]) for p in parts(processor)] == [("b", "a2ui-surface-f1")]
+
+    def test_escaped_names_read_as_the_middleware_reads_them(self) -> None:
+        """A top-level name is read with its escapes (``surface\\u0049d`` is surfaceId); a
+        name inside ``data`` as written, so its rows paint only once ``data`` closes."""
+        text = json.dumps(LIST_ARGS).replace('"surfaceId"', '"surface\\u0049d"')
+        processor = Processor()
+        diffs = processor.feed_events([RUN, start("c1"), *args("c1", text, 5), end("c1")])
+        assert [d.surface_id for d in diffs][:1] == ["flights"]
+        assert len(diffs) == 1 + 6  # the empty list, then one row per paint
+        escaped = text.replace('"items"', '"it\\u0065ms"')
+        processor = Processor()
+        diffs = processor.feed_events([RUN, start("c1"), *args("c1", escaped, 5), end("c1")])
+        assert len(diffs) == 2  # the empty list, then every row with the whole data
+        assert len(parts(processor)[0][2]["children"]) == 6
+
     def test_bad_arguments_are_diagnostics(self) -> None:
         """Malformed or unusable arguments, and deltas for unknown calls, never raise."""
         processor = Processor()

@@ -18,7 +18,7 @@ from typing import Any
 from carrier_cases import generate_case
 from installed_peers import node_peer, run_node
 
-from a2ui_stream import Processor
+from a2ui_stream import A2uiRequest, Processor, basic_catalog
 
 PEERS = ["@ag-ui/a2ui-middleware@0.0.10", "@ag-ui/client@1.0.0", "rxjs@7.8.1"]
 CASES = int(os.environ.get("CARRIER_CASES", "100"))
@@ -27,9 +27,9 @@ FIRST = int(os.environ.get("CARRIER_SEED", "0"))
 RENDERED = '{"status":"rendered"}'
 
 
-def drawn(events: list[dict[str, Any]]) -> dict[str, Any]:
+def drawn(events: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
     """What a Processor draws from one run's events: parts, lifecycles, diffs."""
-    processor = Processor()
+    processor = Processor(**options)
     diffs = processor.feed_events(events)
     processor.close()
     run = processor.state.current
@@ -67,3 +67,125 @@ def test_the_middleware_draws_what_the_processor_draws() -> None:
             )
     assert differences == [], f"{len(differences)} differences, first: {differences[:5]}"
     assert painted > CASES // 2  # the cases do draw
+
+
+# --- Hand-written edges, each through the middleware too --------------------------------
+
+_ARGS = json.dumps(
+    {
+        "surfaceId": "s1",
+        "components": [
+            {
+                "id": "root",
+                "component": "Column",
+                "children": {"componentId": "t", "path": "/items"},
+            },
+            {"id": "t", "component": "Text", "text": {"path": "name"}},
+            {"id": "e", "component": "Text", "text": 'caf\u00e9 \U0001f600 "q" \\ }]'},
+        ],
+        "data": {"title": 'x}]"', "items": [{"name": "a"}, {"name": "b}"}, {"name": "c"}]},
+    },
+    ensure_ascii=False,
+)
+_UNITS = _ARGS.encode("utf-16-le")
+
+
+def _render(text: str, size: int, name: str = "render_a2ui") -> list[dict[str, Any]]:
+    if size:
+        deltas = [text[i : i + size] for i in range(0, len(text), size)]
+    else:  # one UTF-16 code unit each, an emoji split in two, as JavaScript splits
+        deltas = [
+            _UNITS[i : i + 2].decode("utf-16-le", "surrogatepass") for i in range(0, len(_UNITS), 2)
+        ]
+    return [
+        {
+            "type": "TOOL_CALL_START",
+            "toolCallId": "c1",
+            "toolCallName": name,
+            "parentMessageId": "m",
+        },
+        *({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": d} for d in deltas),
+        {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+    ]
+
+
+def _result(content: str) -> list[dict[str, Any]]:
+    return [
+        {"type": "TOOL_CALL_START", "toolCallId": "b1", "toolCallName": "lookup"},
+        {"type": "TOOL_CALL_END", "toolCallId": "b1"},
+        {"type": "TOOL_CALL_RESULT", "messageId": "tm", "toolCallId": "b1", "content": content},
+    ]
+
+
+_OPS = json.dumps(
+    {
+        "a2ui_operations": [
+            {"version": "v0.9", "createSurface": {"surfaceId": "s2", "catalogId": "c"}},
+            {
+                "version": "v0.9",
+                "updateComponents": {
+                    "surfaceId": "s2",
+                    "components": [{"id": "root", "component": "Text", "text": "hi"}],
+                },
+            },
+        ]
+    }
+)
+_FAILED = {"code": "a2ui_recovery_exhausted", "error": "boom", "attempts": [{"attempt": 1}]}
+#: name: (middleware config, Processor options, the run's events between start and end).
+EDGES: dict[str, tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]] = {
+    "1-byte deltas": ({}, {}, _render(_ARGS, 1)),
+    "one delta": ({}, {}, _render(_ARGS, len(_ARGS))),
+    "UTF-16 code units": ({}, {}, _render(_ARGS, 0)),
+    "an escaped top-level name": (
+        {},
+        {},
+        _render(_ARGS.replace('"surfaceId"', r'"surface\u0049d"'), 4),
+    ),
+    "an escaped data name": ({}, {}, _render(_ARGS.replace('"items"', r'"it\u0065ms"'), 4)),
+    "a custom render tool": (
+        {"injectA2UITool": "paint"},
+        {"render_tools": A2uiRequest(basic_catalog("v0.9"), render_tool_name="paint").render_tools},
+        _render(_ARGS, 9, name="paint"),
+    ),
+    "a default catalog id": (
+        {"defaultCatalogId": "x://c"},
+        {"catalog_id": "x://c"},
+        _render(_ARGS, 9),
+    ),
+    "a result encoded once": ({}, {}, _result(_OPS)),
+    "a result encoded twice": ({}, {}, _result(json.dumps(_OPS))),
+    "a result encoded three times": ({}, {}, _result(json.dumps(json.dumps(_OPS)))),
+    "recovery exhausted": ({}, {}, _result(json.dumps(_FAILED))),
+    "recovery exhausted, bare": ({}, {}, _result('{"code":"a2ui_recovery_exhausted"}')),
+    "recovery exhausted, encoded twice": ({}, {}, _result(json.dumps(json.dumps(_FAILED)))),
+}
+
+
+def test_hand_written_edges_draw_as_the_middleware_draws_them() -> None:
+    """Deltas of every size, escapes, configuration and result encodings: no difference."""
+    folder = node_peer("a2ui-middleware", PEERS)
+    runs = {
+        name: [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            *events,
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+        ]
+        for name, (_, _, events) in EDGES.items()
+    }
+    cases = [
+        {"config": EDGES[name][0], "threadId": "t", "runs": [{"runId": "r", "events": events}]}
+        for name, events in runs.items()
+    ]
+    payload = json.dumps({"cases": cases}).encode()
+    out = json.loads(run_node(folder, "a2ui_middleware_replay.mjs", data=payload))
+    for (name, events), result in zip(runs.items(), out["cases"], strict=True):
+        options = EDGES[name][1]
+        assert drawn(result["runs"][0], **options) == drawn(events, **options), name
+    painted = {name for name, events in runs.items() if drawn(events, **EDGES[name][1])["parts"]}
+    assert painted == set(EDGES) - {
+        "a result encoded three times",
+        "recovery exhausted",
+        "recovery exhausted, bare",
+        "recovery exhausted, encoded twice",
+    }

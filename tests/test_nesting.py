@@ -23,7 +23,6 @@ from test_bad_input import data_op, run_between, snapshot, surface
 
 from a2ui_stream import Diagnostic, Limits, MemoryLog, Processor, Reducer, replay
 from a2ui_stream._convert.functions import MAX_NESTING
-from a2ui_stream._engine.carriers import _js_string
 from a2ui_stream._engine.content import content_depth
 from a2ui_stream._shell.cli import main
 from a2ui_stream._state.surface import apply_operation
@@ -32,6 +31,7 @@ from a2ui_stream._tree.patch import PatchDepthError, apply_patch, diff
 from a2ui_stream._tree.pointer import delete_value, get, set_value
 from a2ui_stream._wire import codec
 from a2ui_stream._wire.events import ActivityMessage, AssistantMessage, MessagesSnapshot
+from a2ui_stream._wire.numbers import js_string
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -613,8 +613,8 @@ class TestWalks:
             (None, "null"),
         ]
         for value, text in cases_and_texts:
-            assert _js_string(value) == text
-        assert _js_string(nested(100_000, "a")) == "a"
+            assert js_string(value) == text
+        assert js_string(nested(100_000, "a")) == "a"
 
 
 def _explode_on(surface_id: str) -> Callable[..., Any]:

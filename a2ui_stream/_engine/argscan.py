@@ -326,7 +326,9 @@ class _Reading:
             return
         top = self.frames[-1]
         if top.kind == _BRACE and top.expect == "key":
-            key = bytes(self.tape.text[self.string_start + 1 : end - 1])
+            quoted = bytes(self.tape.text[self.string_start : end])
+            # The middleware reads top-level names decoded, and data names as written.
+            key = _key(quoted) if top.role == _ROOT else quoted[1:-1]
             self.frames[-1] = top._replace(key=key, expect="colon")
             return
         self._value_start(self.string_start, _QUOTE)
@@ -358,6 +360,20 @@ class _Reading:
         if self.primitive:
             self.primitive = False
             self._item_closed(end, 0)
+
+
+def _key(quoted: bytes) -> bytes:
+    """A member name as UTF-8 with its escapes read, as the middleware reads top-level names.
+
+    Most names have no backslash and are taken as they are, without decoding.
+    """
+    if b"\\" not in quoted:
+        return quoted[1:-1]
+    try:
+        name = _JSON.decode(quoted)
+    except msgspec.DecodeError:
+        return quoted[1:-1]
+    return name.encode("utf-8", "surrogatepass") if isinstance(name, str) else quoted[1:-1]
 
 
 def advance(state: Scan, data: bytes) -> Scan:

@@ -64,7 +64,7 @@ from a2ui_stream._wire.convention import (
     SCHEMA_CONTEXT_DESCRIPTION,
 )
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
-from a2ui_stream._wire.numbers import js_number, number_text
+from a2ui_stream._wire.numbers import js_number, js_string
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -158,6 +158,9 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
             behind the middleware, which drew the render calls itself.
         seen: toolCallIds of every tool event of the run (history skips them), with
             the index of the first event naming each.
+        messages: the run's own assistant messages: the ids of its text messages and
+            the ``parentMessageId`` of its calls that run inside no other call. A
+            render call in one of them is the agent's own, never a sub-agent's.
     """
 
     calls: OrderedMap[str, _Call] = msgspec.field(default_factory=OrderedMap)
@@ -170,6 +173,7 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
     frontend_catalog_id: str | None = None
     behind_middleware: bool = False
     seen: OrderedMap[str, int] = msgspec.field(default_factory=OrderedMap)
+    messages: frozenset[str] = frozenset()
 
 
 Drawings: TypeAlias = tuple[ev.ActivitySnapshot, ...]
@@ -236,6 +240,16 @@ def _on_run_started(_c: Carriers, event: ev.RunStarted, _config: ToolConfig, _se
     return Carriers(frontend_catalog_id=catalog_id), (), ()
 
 
+def _on_text_start(
+    c: Carriers, event: ev.TextMessageStart, _config: ToolConfig, _seq: int
+) -> _Carried:
+    """The agent speaks: a render call in this message is its own (see :func:`_on_start`)."""
+    message_id = event.message_id
+    if not isinstance(message_id, str) or message_id in c.messages:
+        return c, (), ()
+    return _replace(c, messages=c.messages | {message_id}), (), ()
+
+
 def _frontend_catalog_id(context: Iterable[ev.Context]) -> str | None:
     """The ``catalogId`` of the schema context entry, as the middleware reads it first."""
     for entry in context:
@@ -258,15 +272,20 @@ def _on_start(c: Carriers, event: ev.ToolCallStart, config: ToolConfig, seq: int
     c = _replace(c, seen=c.seen.set(call_id, seq))
     if name not in config.render_tools:
         if name != _LOG_EVENT_TOOL:
+            if parent is not None and c.outer is None:
+                c = _replace(c, messages=c.messages | {parent})
             c = _replace(c, outer=(call_id, parent))
         return c, (), ()
     if c.behind_middleware:
         return c, (), ()  # the middleware draws this call; its activity is in the stream
     outer = c.outer
-    # A call beside the open one (same assistant message) is not inside it: the
-    # middleware would file it under that call anyway, and each render would replace
-    # the previous one (a defect we do not copy).
-    inside = outer is not None and not (parent is not None and outer[1] == parent)
+    # A call in one of the agent's own messages (the open call's, or one it spoke
+    # since) is not inside the open call: the middleware would file it under that
+    # call anyway, and each render would replace the previous one (a defect we do not
+    # copy). A sub-agent's calls name no message, or one the run never spoke.
+    inside = outer is not None and (
+        parent is None or (parent not in c.messages and parent != outer[1])
+    )
     outer_id = outer[0] if outer is not None and inside else None
     key = outer_id or call_id
     c = _replace(
@@ -604,7 +623,7 @@ def _result_drawings(c: Carriers, event: ev.ToolCallResult) -> tuple[Drawings, C
         group[1].append(bytes(op))
     single = len(groups) == 1
     drawings = tuple(
-        _snapshot(key if single else f"{_js_string(label)}-{key}", _content(group))
+        _snapshot(key if single else f"{js_string(label)}-{key}", _content(group))
         for label, group in groups.values()
     )
     return drawings, c
@@ -619,51 +638,6 @@ def _group_key(label: Any) -> Any:
     return (type(label), label)
 
 
-def _js_string(value: Any) -> str:
-    """``String(value)`` for the JSON values a surfaceId could be.
-
-    An array joins its items' strings with commas, ``null`` items as ``""`` and nested
-    arrays alike; they are walked from a stack, since how deep they nest is the input's.
-    """
-    if not isinstance(value, list):
-        return _js_scalar(value)
-    parts: list[str] = []
-    stack = [iter(value)]
-    first = [True]
-    while stack:
-        item = next(stack[-1], _END)
-        if item is _END:
-            stack.pop()
-            first.pop()
-            continue
-        if first[-1]:
-            first[-1] = False
-        else:
-            parts.append(",")
-        if isinstance(item, list):
-            stack.append(iter(item))
-            first.append(True)
-        elif item is not None:
-            parts.append(_js_scalar(item))
-    return "".join(parts)
-
-
-_END: Final = object()
-
-
-def _js_scalar(value: Any) -> str:
-    """``String(value)`` for a JSON value that is not an array."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "[object Object]"
-    if isinstance(value, int | float):
-        return number_text(value)
-    return _ENCODE(value).decode()
-
-
 def _recovery_failure(content: object) -> dict[str, Any] | None:
     """The ``failed`` lifecycle of an ``a2ui_recovery_exhausted`` result, if it is one."""
     if not isinstance(content, str):
@@ -674,7 +648,7 @@ def _recovery_failure(content: object) -> dict[str, Any] | None:
         return None
     if failure.code != _RECOVERY_EXHAUSTED:
         return None
-    error = "A2UI generation failed" if failure.error is None else _js_string(failure.error)
+    error = "A2UI generation failed" if failure.error is None else js_string(failure.error)
     attempts = [] if failure.attempts is None else failure.attempts
     maximum = (len(attempts) or _MAX_ATTEMPTS) if isinstance(attempts, list) else _MAX_ATTEMPTS
     return {"status": "failed", "error": error, "attempts": attempts, "maxAttempts": maximum}
@@ -683,6 +657,7 @@ def _recovery_failure(content: object) -> dict[str, Any] | None:
 _Handler: TypeAlias = Callable[[Carriers, Any, ToolConfig, int], _Carried]
 _HANDLERS: dict[type[Any], _Handler] = {
     ev.RunStarted: _on_run_started,
+    ev.TextMessageStart: _on_text_start,
     ev.ToolCallStart: _on_start,
     ev.ToolCallArgs: _on_args,
     ev.ToolCallEnd: _on_end,

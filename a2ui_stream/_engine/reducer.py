@@ -386,6 +386,8 @@ def _behind_middleware(run: RunState, state: StreamState) -> tuple[RunState, Str
 
 def _on_tool_event(state: StreamState, event: ev.Event, context: _Context) -> _Handled:
     """Draw what a tool event carries, through the activity path (see ``_engine.carriers``)."""
+    if not state.runs and isinstance(event, ev.TextMessageStart):
+        return state, (), ()  # only tool events open an anonymous run, as before
     run, state = _current_run(state)
     carriers = run.carriers if isinstance(run.carriers, Carriers) else Carriers()
     new, drawings, found = carry(carriers, event, context.tools, seq=context.seq)
@@ -672,6 +674,7 @@ _HANDLERS: dict[type[Any], _Handler] = {
     ev.ActivitySnapshot: _on_activity_snapshot,
     ev.ActivityDelta: _on_activity_delta,
     ev.MessagesSnapshot: _on_messages_snapshot,
+    ev.TextMessageStart: _on_tool_event,  # which messages are the agent's own
     ev.ToolCallStart: _on_tool_event,
     ev.ToolCallArgs: _on_tool_event,
     ev.ToolCallEnd: _on_tool_event,

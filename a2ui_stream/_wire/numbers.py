@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -28,6 +28,7 @@ __all__ = [
     "as_double",
     "encode_json",
     "js_number",
+    "js_string",
     "number_text",
 ]
 
@@ -265,3 +266,48 @@ def _number_json(token: bytes) -> bytes:
 
 #: :meth:`JsonEncoder.encode` of one shared encoder, for one-off values.
 encode_json = JsonEncoder().encode
+
+
+def js_string(value: Any) -> str:
+    """``String(value)`` for the JSON values a surfaceId could be.
+
+    An array joins its items' strings with commas, ``null`` items as ``""`` and nested
+    arrays alike; they are walked from a stack, since how deep they nest is the input's.
+    """
+    if not isinstance(value, list):
+        return _js_scalar(value)
+    parts: list[str] = []
+    stack = [iter(value)]
+    first = [True]
+    while stack:
+        item = next(stack[-1], _END_OF_LIST)
+        if item is _END_OF_LIST:
+            stack.pop()
+            first.pop()
+            continue
+        if first[-1]:
+            first[-1] = False
+        else:
+            parts.append(",")
+        if isinstance(item, list):
+            stack.append(iter(item))
+            first.append(True)
+        elif item is not None:
+            parts.append(_js_scalar(item))
+    return "".join(parts)
+
+
+_END_OF_LIST: Final = object()  # what `next` returns when a list is done
+
+
+def _js_scalar(value: Any) -> str:
+    """``String(value)`` for a JSON value that is not an array."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "[object Object]"
+    if isinstance(value, int | float):
+        return number_text(value)
+    return msgspec.json.encode(value).decode()
