@@ -401,6 +401,18 @@ class TestErrors:
         assert "\n" not in message
         assert len(message) < 400
 
+    def test_a_redirect_is_followed_with_the_run(self, backend: str) -> None:
+        """Starlette answers ``/agent/`` with a 307 to ``/agent``: the run goes there."""
+        with SdkAgent([Turn(FIRST)]) as agent:
+
+            async def talk() -> list[PartDiff]:
+                async with AgentSession(agent.url + "/", timeout=SHORT * 10) as session:
+                    return await collect(session.send("hi"))
+
+            diffs = run(backend, talk)
+        assert diffs == expected_diffs(bytes(agent.sent[0]))
+        assert len(agent.received) == 1
+
     def test_content_type_not_sse_or_jsonl(self, backend: str) -> None:
         """A 200 with another content type: AgentContentTypeError naming it."""
         turn = Turn(body=b"<html>hello</html>", content_type="text/html")

@@ -24,6 +24,7 @@ from helpers import CONSOLE_SCRIPT, Result
 from sdk_agent import SdkAgent, Turn, free_port, recording_runs
 
 from a2ui_stream import SCHEMA_CONTEXT_DESCRIPTION
+from a2ui_stream._shell.chat import outline
 from a2ui_stream._shell.live import EXIT_CODES, EXIT_INTERRUPTED
 from a2ui_stream.errors import (
     AgentContentTypeError,
@@ -233,6 +234,14 @@ class TestErrors:
         assert "RUN_ERROR: tool crashed" in line
         assert len(agent.received) == 1
 
+    def test_agent_text_never_reaches_the_terminal_raw(self, cli: Callable[..., Result]) -> None:
+        """A RUN_ERROR message with an escape sequence, a newline and a bidi override is
+        still one line, every control shown escaped."""
+        error = {"type": "RUN_ERROR", "message": "boom \x1b[2J\x1b]0;owned\x07\nnext \u202egnp"}
+        with SdkAgent([Turn([FIRST[0], error])]) as agent:
+            line = failed(cli("run", agent.url, "-m", "a"), RunFailedError)
+        assert line.endswith(r"boom \x1b[2J\x1b]0;owned\x07\x0anext \u202egnp")
+
     def test_bad_event_is_a_located_diagnostic(self, cli: Callable[..., Result]) -> None:
         """A bad line mid-stream is a diagnostic with its line; the run still completes."""
         events = [json.dumps(event) for event in FIRST]
@@ -424,3 +433,17 @@ def read_until(fd: int, marker: bytes) -> bytes:
         if ready:
             seen += os.read(fd, 4096)
     return seen
+
+
+def test_the_prompt_loop_shows_agent_text_escaped() -> None:
+    """Surface ids, types and names an agent wrote are shown with their controls escaped."""
+    from a2ui_stream import Part  # noqa: PLC0415 - only this test needs it
+
+    part = Part(
+        surface_id="s\x1b[31m",
+        message_id="m",
+        tool_call_id="a2ui:s",
+        args={"$type": "Input\x07", "name": "q\u202e", "children": []},
+    )
+    lines = outline(part, [])
+    assert lines == [r"[s\x1b[31m]", r"  Input\x07 [q\u202e=]"]

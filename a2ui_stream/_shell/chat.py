@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 import anyio
 import anyio.to_thread
 
+from a2ui_stream._view.text import printable
 from a2ui_stream._wire import events as ev
 from a2ui_stream.errors import AgentError, UsageError
 
@@ -46,14 +47,14 @@ def outline(part: Part, actions: list[dict[str, Any]]) -> list[str]:
     Returns:
         The lines, starting with the surface id.
     """
-    lines = [f"[{part.surface_id}]"]
+    lines = [f"[{printable(part.surface_id)}]"]
     for depth, element in _walk(part.args, 1):
-        words = [str(element.get("$type", "?"))]
+        words = [printable(str(element.get("$type", "?")))]
         shown = next((element[key] for key in _TEXT_PROPS if isinstance(element.get(key), str)), "")
         if shown:
             words.append(repr(shown))
         if isinstance(element.get("name"), str):
-            words.append(f"[{element['name']}=]")
+            words.append(f"[{printable(element['name'])}=]")
         action = element.get("$action")
         if isinstance(action, dict) and action.get("type") == "a2ui:action":
             actions.append(action)
@@ -92,7 +93,7 @@ def _press(line: str, actions: list[dict[str, Any]]) -> tuple[dict[str, Any], di
 def _said(before: int, session: AgentSession) -> list[str]:
     """The text of the assistant messages the last run added to the thread."""
     return [
-        f"agent: {message.content}"
+        f"agent: {printable(message.content, keep=chr(10))}"
         for message in session.messages[before:]
         if isinstance(message, ev.AssistantMessage) and isinstance(message.content, str)
         if message.content

@@ -233,7 +233,11 @@ class AgentSession:
             http_client
             if http_client is not None
             else httpx.AsyncClient(
-                timeout=None  # noqa: S113 - the session's own deadline covers connect and reads
+                timeout=None,  # noqa: S113 - the session's own deadline covers connect and reads
+                # As fetch() in @ag-ui/client's HttpAgent: a server's 307 from /agent/ to
+                # /agent (Starlette's trailing slash) is followed, the POST and its body
+                # kept; httpx drops the authorization header on a redirect to another host.
+                follow_redirects=True,
             )
         )
         self._run_input: ev.RunAgentInput | None = None

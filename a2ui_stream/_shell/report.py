@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 import msgspec
 import structlog
 
-from a2ui_stream._view.text import plural
+from a2ui_stream._view.text import plural, printable
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
@@ -52,6 +52,18 @@ _RAW_SHOWN: Final = 120
 _HIDDEN_FIELDS: Final = frozenset({"message", "severity", "raw"})
 
 
+def _printable(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
+    """Escape controls in every text of a line, as an agent may have written them.
+
+    An agent's message (a RUN_ERROR's, say) stays one readable line, and no escape
+    sequence it holds reaches the terminal.
+    """
+    for key, value in event.items():
+        if isinstance(value, str):
+            event[key] = printable(value)
+    return event
+
+
 def configure_logging(log_format: str, *, verbose: bool, stream: TextIO) -> None:
     """Send structlog's output to ``stream`` as readable lines or JSON.
 
@@ -60,13 +72,13 @@ def configure_logging(log_format: str, *, verbose: bool, stream: TextIO) -> None
         verbose: whether debug lines are written too.
         stream: where the lines go (standard error).
     """
-    renderer: Any
+    processors: list[Any] = [structlog.processors.add_log_level]
     if log_format == "json":
-        renderer = structlog.processors.JSONRenderer()
+        processors.append(structlog.processors.JSONRenderer())  # JSON escapes controls
     else:
-        renderer = structlog.dev.ConsoleRenderer(colors=stream.isatty())
+        processors += [_printable, structlog.dev.ConsoleRenderer(colors=stream.isatty())]
     structlog.configure(
-        processors=[structlog.processors.add_log_level, renderer],
+        processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(10 if verbose else 20),
         logger_factory=structlog.PrintLoggerFactory(stream),
         cache_logger_on_first_use=False,

@@ -18,7 +18,7 @@ import msgspec
 if TYPE_CHECKING:
     from a2ui_stream._view.model import Page
 
-__all__ = ["page_text", "plural", "tree_lines"]
+__all__ = ["page_text", "plural", "printable", "tree_lines"]
 
 #: Characters of one prop value shown; longer ones end with an ellipsis.
 MAX_VALUE: Final = 60
@@ -26,8 +26,9 @@ MAX_VALUE: Final = 60
 MAX_DEPTH: Final = 64
 
 _JSON = msgspec.json.Encoder()
-#: Characters a terminal would act on: C0 and C1 controls and DEL.
-_CONTROLS: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: Characters a terminal would act on: C0 and C1 controls and DEL; and those that make a
+#: line read as something else: line separators and bidirectional overrides.
+_CONTROLS: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _RESERVED: Final = frozenset({"$type", "$key", "$action", "$status", "children"})
 
 
@@ -40,9 +41,23 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
-def _clean(text: str) -> str:
-    """Text with every control character shown as an escape, never sent raw."""
-    return _CONTROLS.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+def printable(text: str, *, keep: str = "") -> str:
+    """Text with every control character shown as an escape, never sent raw.
+
+    Args:
+        text: what an agent (or a file) wrote.
+        keep: controls left as they are (a newline, for text shown over several lines).
+    """
+    if not _CONTROLS.search(text):
+        return text
+    return _CONTROLS.sub(lambda match: _escape(match.group(), keep), text)
+
+
+def _escape(char: str, keep: str) -> str:
+    if char in keep:
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _value(value: Any) -> str:
@@ -50,7 +65,7 @@ def _value(value: Any) -> str:
         text = _JSON.encode(value).decode()
     except (TypeError, ValueError, OverflowError):
         text = repr(value)
-    return _clean(text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…")
+    return printable(text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…")
 
 
 def _action(action: Any) -> str:
@@ -75,7 +90,9 @@ def _line(element: Any) -> str:
         words = [kind]
     else:
         words = [f"(type {_value(kind)})"]
-    words.extend(f"{_clean(key)}={_value(v)}" for key, v in element.items() if key not in _RESERVED)
+    words.extend(
+        f"{printable(key)}={_value(v)}" for key, v in element.items() if key not in _RESERVED
+    )
     if "$action" in element:
         words.append(_action(element["$action"]))
     return " ".join(words)
@@ -118,12 +135,12 @@ def page_text(page: Page) -> str:
         The text, one line per element, ending with a line feed.
     """
     unit = page.unit
-    lines = [_clean(f"{page.title}: {page.summary}" if page.summary else page.title)]
+    lines = [printable(f"{page.title}: {page.summary}" if page.summary else page.title)]
     if not page.sections:
         lines.append("  nothing to show: the input drew no surface")
     for section in page.sections:
         details = f" ({', '.join(section.details)})" if section.details else ""
-        lines.append(_clean(f"{section.title}{details}"))
+        lines.append(printable(f"{section.title}{details}"))
         if not section.cards:
             lines.append("  no surface was drawn")
         for card in section.cards:
@@ -134,5 +151,5 @@ def page_text(page: Page) -> str:
                 continue
             lines.append(heading)
             lines.extend(tree_lines(card.args, indent=4))
-            lines.extend(f"    ! {_clean(warning)}" for warning in card.warnings)
+            lines.extend(f"    ! {printable(warning)}" for warning in card.warnings)
     return "\n".join(lines) + "\n"
