@@ -82,3 +82,28 @@ def surface(markup: str) -> Node:
 def text(value: str) -> dict[str, Any]:
     """A ``Text`` element."""
     return {"$type": "Text", "value": value}
+
+
+# -- nested values ----------------------------------------------------------------------
+
+
+def nested(levels: int, leaf: Any = 1) -> Any:
+    """A value ``levels`` arrays deep around ``leaf``."""
+    value = leaf
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+def depth_of(value: Any) -> int:
+    """Nesting of a value, counted the slow, obvious way (the reference for the tests)."""
+    stack, deepest = [(value, 0)], 0
+    while stack:
+        item, level = stack.pop()
+        if type(item) is dict or type(item) is list:
+            level += 1
+            deepest = max(deepest, level)
+            stack.extend(
+                (child, level) for child in (item.values() if type(item) is dict else item)
+            )
+    return deepest

@@ -475,12 +475,6 @@ class TestHints:
         good = b"".join(e.model_dump_json(by_alias=True).encode() + b"\n" for e in events)
         assert cli("process", write(tmp_path, "camel.jsonl", good)).code == 0
 
-    def test_snake_case_field_missing_warning(self) -> None:
-        capture = testing.process(b'{"type":"RUN_STARTED","runId":"r","thread_id":"t"}\n')
-        [warning] = capture.diagnostics
-        assert warning.code == "event.field_missing"
-        assert "the line has `thread_id`" in warning.message
-
     @pytest.mark.parametrize(
         ("content", "said"),
         [

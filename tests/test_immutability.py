@@ -9,8 +9,6 @@ and the final state must be byte-identical to those of a caller that touched not
 
 from __future__ import annotations
 
-import copy
-import pickle
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,7 @@ import msgspec
 import pytest
 
 from a2ui_stream import Processor
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList, freeze
+from a2ui_stream._tree.frozen import FrozenDict
 from a2ui_stream.testing import (
     activity_snapshot,
     create_surface,
@@ -240,45 +238,3 @@ def test_two_processors_share_nothing_mutable() -> None:
     data = RECORDING.read_bytes()
     first, second = Processor().feed(data), Processor().feed(data)
     assert all(a.args is not b.args for a, b in zip(first, second, strict=True) if a.args)
-
-
-class TestFrozen:
-    def test_reads_encodes_and_compares_as_plain_json(self) -> None:
-        value = {"a": [1, {"b": [2.5, None, True]}], "c": "s"}
-        frozen = freeze(value)
-        assert frozen == value
-        assert isinstance(frozen, dict)
-        assert isinstance(frozen["a"], FrozenList)
-        assert msgspec.json.encode(frozen) == msgspec.json.encode(value)
-        plain = msgspec.to_builtins(frozen)
-        assert type(plain) is dict
-        assert type(plain["a"][1]) is dict
-
-    def test_frozen_subtrees_are_kept(self) -> None:
-        """Freezing what holds frozen values keeps them: it costs the new part only."""
-        inner = freeze({"x": [1]})
-        outer = freeze({"children": [inner, inner]})
-        assert outer["children"][0] is inner
-        assert freeze(outer) is outer
-
-    def test_copies_stay_frozen(self) -> None:
-        frozen = freeze({"a": [1]})
-        assert copy.copy(frozen) is frozen
-        assert copy.deepcopy(frozen) is frozen
-        restored = pickle.loads(pickle.dumps(frozen))  # noqa: S301 - our own bytes
-        assert restored == frozen
-        assert isinstance(restored, FrozenDict)
-        assert isinstance(restored["a"], FrozenList)
-
-    def test_deep_value_does_not_exhaust_the_stack(self) -> None:
-        value: dict[str, Any] = {}
-        node = value
-        for _ in range(5000):
-            node["k"] = {}
-            node = node["k"]
-        assert isinstance(freeze(value), FrozenDict)
-
-    def test_operators_give_plain_lists(self) -> None:
-        frozen = freeze([1, 2])
-        assert type(frozen + [3]) is list  # noqa: RUF005 - the operator is what is tested
-        assert type(frozen * 2) is list

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import pytest
 import stream_cases as cases
+from helpers import depth_of, nested
 from test_bad_input import data_op, run_between, snapshot, surface
 
 from a2ui_stream import Diagnostic, Limits, MemoryLog, Processor, Reducer, replay
@@ -26,7 +27,6 @@ from a2ui_stream._convert.functions import MAX_NESTING
 from a2ui_stream._engine.content import content_depth
 from a2ui_stream._shell.cli import main
 from a2ui_stream._state.surface import apply_operation
-from a2ui_stream._tree.depth import deeper_than
 from a2ui_stream._tree.patch import PatchDepthError, apply_patch, diff
 from a2ui_stream._tree.pointer import delete_value, get, set_value
 from a2ui_stream._wire import codec
@@ -40,28 +40,6 @@ _encode = msgspec.json.Encoder().encode
 CONSOLE_SCRIPT = Path(sys.executable).parent / "a2ui-stream"
 DEPTH = "limit.data_depth"
 REDUCER = "a2ui_stream._engine.reducer"
-
-
-def nested(levels: int, leaf: Any = 1) -> Any:
-    """A value ``levels`` arrays deep around ``leaf``."""
-    value = leaf
-    for _ in range(levels):
-        value = [value]
-    return value
-
-
-def depth_of(value: Any) -> int:
-    """Nesting of a value, counted the slow, obvious way (the reference for the tests)."""
-    stack, deepest = [(value, 0)], 0
-    while stack:
-        item, level = stack.pop()
-        if type(item) is dict or type(item) is list:
-            level += 1
-            deepest = max(deepest, level)
-            stack.extend(
-                (child, level) for child in (item.values() if type(item) is dict else item)
-            )
-    return deepest
 
 
 def feed(
@@ -553,32 +531,6 @@ class TestStack:
 
 class TestWalks:
     """The walks that follow a path or a value's nesting never use the stack for it."""
-
-    def test_deeper_than_matches_the_obvious_count(self) -> None:
-        """On random trees, deeper_than(v, n) is depth(v) > n, for every n."""
-        import random  # noqa: PLC0415 - only this test draws
-
-        rng = random.Random(12)
-
-        def tree(level: int) -> Any:
-            roll = rng.random()
-            if level > 7 or roll < 0.3:
-                return rng.choice([1, "s", None, True, 2.5])
-            if roll < 0.65:
-                return [tree(level + 1) for _ in range(rng.randrange(4))]
-            return {str(i): tree(level + 1) for i in range(rng.randrange(4))}
-
-        for _ in range(500):
-            value = tree(0)
-            levels = depth_of(value)
-            assert [deeper_than(value, n) for n in range(-1, 10)] == [
-                levels > n for n in range(-1, 10)
-            ]
-
-    def test_deeper_than_stops_at_the_limit(self) -> None:
-        """A value a million levels deep is judged in a few levels' time."""
-        assert deeper_than(nested(1_000_000), 64)
-        assert not deeper_than(nested(64), 64)
 
     def test_pointer_writes_through_long_paths(self) -> None:
         """set, get and delete through 100,000 segments work, sharing what they skip."""

@@ -104,23 +104,6 @@ class TestEvents:
         assert codes == []
         assert (state.runs[0].run_id, state.runs[0].thread_id) == ("r", "t")
 
-    def test_content_keys_are_never_renamed(self) -> None:
-        """Only declared fields are renamed: free-form content keeps its own keys."""
-        event = {
-            "type": "ACTIVITY_SNAPSHOT",
-            "message_id": "m",
-            "activity_type": "a2ui-surface",
-            "content": {"a2ui_operations": [], "some_key": {"other_key": 1}},
-            "raw_event": {"snake_case": True},
-        }
-        assert camel_keys(event) == {
-            "type": "ACTIVITY_SNAPSHOT",
-            "messageId": "m",
-            "activityType": "a2ui-surface",
-            "content": {"a2ui_operations": [], "some_key": {"other_key": 1}},
-            "rawEvent": {"snake_case": True},
-        }
-
     def test_nested_wire_types_are_renamed(self) -> None:
         """A RUN_STARTED's input (messages with tool calls) is renamed at every level."""
         event = _snake(

@@ -1,0 +1,77 @@
+"""How deeply a JSON value nests (:mod:`a2ui_stream._tree.depth`).
+
+``deeper_than(v, n)`` is ``depth(v) > n`` for every tree and every ``n``, on both sides
+of the recursion's hand-over to the level-at-a-time walk, and it stops at the limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import depth_of, nested
+
+from a2ui_stream._tree import depth
+from a2ui_stream._tree.depth import deeper_than
+
+
+class TestDeeperThan:
+    def test_deeper_than_matches_the_obvious_count(self) -> None:
+        """On random trees, deeper_than(v, n) is depth(v) > n, for every n."""
+        import random  # noqa: PLC0415 - only this test draws
+
+        rng = random.Random(12)
+
+        def tree(level: int) -> Any:
+            roll = rng.random()
+            if level > 7 or roll < 0.3:
+                return rng.choice([1, "s", None, True, 2.5])
+            if roll < 0.65:
+                return [tree(level + 1) for _ in range(rng.randrange(4))]
+            return {str(i): tree(level + 1) for i in range(rng.randrange(4))}
+
+        for _ in range(500):
+            value = tree(0)
+            levels = depth_of(value)
+            assert [deeper_than(value, n) for n in range(-1, 10)] == [
+                levels > n for n in range(-1, 10)
+            ]
+
+    def test_deeper_than_stops_at_the_limit(self) -> None:
+        """A value a million levels deep is judged in a few levels' time."""
+        assert deeper_than(nested(1_000_000), 64)
+        assert not deeper_than(nested(64), 64)
+
+    @pytest.mark.parametrize(
+        ("value", "levels"),
+        [(1, 0), ("s", 0), (None, 0), ([], 1), ({}, 1), ([{"a": 1}], 2), ({"a": [[], {}]}, 3)],
+    )
+    def test_the_documented_counts(self, value: Any, levels: int) -> None:
+        """A scalar nests 0 levels, ``[]`` and ``{}`` 1, ``[{"a": 1}]`` 2."""
+        assert not deeper_than(value, levels)
+        assert deeper_than(value, levels - 1)
+
+    def test_a_negative_limit_allows_nothing(self) -> None:
+        assert deeper_than(1, -1)
+        assert deeper_than(None, -5)
+
+    @pytest.mark.parametrize("levels", range(depth._RECURSION - 2, depth._RECURSION + 3))
+    def test_at_the_hand_over_between_the_walks(self, levels: int) -> None:
+        """The recursion gives way after a few levels: the count is exact either side."""
+        for value in (nested(levels), nested(levels, {"k": 1}), {"k": nested(levels - 1, [])}):
+            exact = depth_of(value)
+            assert not deeper_than(value, exact)
+            assert deeper_than(value, exact - 1)
+
+    def test_the_deepest_branch_counts_wherever_it_is(self) -> None:
+        """A deep branch after many shallow ones, past the recursion, is found."""
+        deep = nested(40)
+        value = {"a": [[1]] * 50, "b": [{"c": deep}]}
+        assert depth_of(value) == 43
+        assert deeper_than(value, 42)
+        assert not deeper_than(value, 43)
+
+    def test_other_containers_are_values(self) -> None:
+        """Only dicts and lists nest: a tuple or a set is a leaf, as JSON has neither."""
+        assert not deeper_than([(1, [2])], 1)
+        assert not deeper_than({"a": frozenset()}, 1)
