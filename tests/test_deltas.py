@@ -20,7 +20,7 @@ from invariants import conversion_problems
 from a2ui_stream import events as ev
 from a2ui_stream._engine import reducer as reducer_module
 from a2ui_stream._engine.content import content_depth
-from a2ui_stream._engine.deltas import Edit, component_edits
+from a2ui_stream._engine.deltas import Edit, component_edits, untouched_operations
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._tree.depth import count_values, deeper_than
 from a2ui_stream._tree.patch import apply_patch
@@ -338,3 +338,88 @@ class TestCopyIntoItself:
         content = state.runs[-1].lifecycles["m"].content
         assert not deeper_than(content, content_depth(limits))
         assert deeper_than(content, content_depth(limits) - 1)  # filled up to the bound
+
+
+class TestGrowingStreams:
+    """A stream that adds one operation at a time: each costs what it adds (issue 12)."""
+
+    COUNT = 300
+
+    def _operation(self, index: int) -> dict[str, Any]:
+        return components("s", {"id": f"t{index}", "component": "Text", "text": f"{index}"})
+
+    def _root_operation(self) -> dict[str, Any]:
+        return components("s", _root([f"t{i}" for i in range(self.COUNT)]))
+
+    def _events(self, *, deltas: bool) -> list[ev.Event]:
+        operations = [create("s"), self._root_operation()]
+        events: list[ev.Event] = []
+        for index in range(self.COUNT):
+            operations.append(self._operation(index))
+            if deltas and index:
+                patch = [{"op": "add", "path": "/a2ui_operations/-", "value": operations[-1]}]
+                events.append(_delta(patch))
+            else:
+                events.append(
+                    ev.ActivitySnapshot.of(
+                        message_id="m",
+                        activity_type="a2ui-surface",
+                        content={"a2ui_operations": list(operations)},
+                        replace=True,
+                    )
+                )
+        return events
+
+    @pytest.mark.parametrize("deltas", [False, True], ids=["snapshots", "deltas"])
+    def test_checkpoints_stay_logarithmic_and_the_result_is_whole(self, deltas: bool) -> None:
+        state, _, _ = Reducer().reduce_all(self._events(deltas=deltas))
+        run = state.current
+        assert run is not None
+        # Dense up to 64, then powers of two, the restart point and the last: about 72
+        # for 302 operations, where each snapshot used to leave one more behind.
+        assert len(run.buckets["m"].checkpoints) <= 64 + 9 + 2
+        operations = [create("s"), self._root_operation()]
+        operations.extend(self._operation(i) for i in range(self.COUNT))
+        last = ev.ActivitySnapshot.of(
+            message_id="m",
+            activity_type="a2ui-surface",
+            content={"a2ui_operations": operations},
+            replace=True,
+        )
+        fresh, _, _ = Reducer().reduce_all([last])
+        assert _parts(state) == _parts(fresh)
+
+    def test_a_delta_read_off_its_paths_gives_what_comparing_gives(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The operations a delta left untouched, read off its paths, change no result."""
+        events = self._events(deltas=True)
+        mixed = [
+            *events[:50],
+            _delta([{"op": "replace", "path": "/a2ui_operations/5", "value": self._operation(9)}]),
+            _delta([{"op": "remove", "path": "/a2ui_operations/3"}]),
+            _delta([{"op": "move", "from": "/a2ui_operations/2", "path": "/a2ui_operations/-"}]),
+            _delta([{"op": "add", "path": "/extra", "value": 1}]),
+            *events[50:80],
+        ]
+        fast = _fold(mixed, Limits())
+        with monkeypatch.context() as patched:
+            patched.setattr(reducer_module, "untouched_operations", lambda _patch, _count: 0)
+            slow = _fold(mixed, Limits())
+        assert fast == slow
+
+    @pytest.mark.parametrize(
+        ("patch", "expected"),
+        [
+            ([{"op": "add", "path": "/a2ui_operations/-", "value": 1}], 7),
+            ([{"op": "add", "path": "/a2ui_operations/3/x", "value": 1}], 3),
+            ([{"op": "test", "path": "/a2ui_operations/0", "value": 1}], 7),
+            ([{"op": "move", "from": "/a2ui_operations/2", "path": "/a2ui_operations/-"}], 2),
+            ([{"op": "replace", "path": "/status", "value": 1}], 7),
+            ([{"op": "replace", "path": "/a2ui_operations", "value": []}], 0),
+            ([{"op": "replace", "path": "", "value": {}}], 0),
+            ([{"op": "add", "path": "/a2ui_operations/x", "value": 1}], 0),
+        ],
+    )
+    def test_untouched_operations(self, patch: list[dict[str, Any]], expected: int) -> None:
+        assert untouched_operations(patch, 7) == expected

@@ -46,6 +46,7 @@ __all__ = [
     "edit_first",
     "edited_operation",
     "is_upsert",
+    "untouched_operations",
 ]
 
 _KEY = "updateComponents"
@@ -159,6 +160,49 @@ def edited_operation(
     if after is None:
         return None
     return apply_edits(before, after, old_documents[index], documents[index], edit)
+
+
+def untouched_operations(patch: Sequence[Any], count: int) -> int:
+    """How many of the first operations an applied patch left as they were (the same objects).
+
+    A patch copies only the containers along the paths it writes, so every operation
+    before the first index it writes, removes or moves from is the object it was; read
+    off the paths, this spares comparing thousands of operations to find where a delta
+    that appends one begins.
+
+    Args:
+        patch: the patch, already applied without error to content of ``count``
+            operations.
+        count: how many operations the content held before the patch.
+
+    Returns:
+        The number of leading operations no operation of the patch touched, at most
+        ``count``; 0 when a path says nothing narrower (the whole list or content).
+    """
+    untouched = count
+    for operation in patch:
+        name = operation.get("op")
+        if name == "test":
+            continue
+        pointers = [operation.get("path")]
+        if name == "move":
+            pointers.append(operation.get("from"))
+        for pointer in pointers:
+            try:
+                tokens = parse(pointer)
+            except (PointerError, TypeError):
+                return 0
+            if not tokens or tokens[0] != OPERATIONS_KEY:
+                if not tokens:
+                    return 0
+                continue  # another member of the content: the operations are not touched
+            if len(tokens) == 1:
+                return 0
+            index = count if tokens[1] == "-" else _position(tokens[1])
+            if index is None:
+                return 0
+            untouched = min(untouched, index)
+    return untouched
 
 
 def _position(token: str) -> int | None:

@@ -44,7 +44,14 @@ from a2ui_stream._engine.content import (
     read_content,
     too_deep,
 )
-from a2ui_stream._engine.deltas import Edits, component_edits, content_of, edit_first, is_upsert
+from a2ui_stream._engine.deltas import (
+    Edits,
+    component_edits,
+    content_of,
+    edit_first,
+    is_upsert,
+    untouched_operations,
+)
 from a2ui_stream._engine.history import SeenIn, normalize_document, rehydrate
 from a2ui_stream._engine.lifecycle import next_lifecycle
 from a2ui_stream._engine.parts import Conversions, history_diffs, settle, synthesize
@@ -52,6 +59,7 @@ from a2ui_stream._engine.sharing import (
     decode_shared,
     delta_changes,
     is_checkpoint,
+    restart,
     share_data,
     shared_prefix,
 )
@@ -445,6 +453,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     edits: Edits | None = None,
     *,
     tool: bool = False,
+    untouched: int = 0,
 ) -> _Handled:
     """Rebuild one bucket from its operations, reusing the unchanged prefix.
 
@@ -455,7 +464,8 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
     ``known`` says how a delta changed data values, for the stages that would diff them;
     ``edits``, how it changed component lists (the operations before it, and
     :func:`~a2ui_stream._engine.deltas.component_edits`), so that the first changed
-    operation can be applied by what changed instead of replayed.
+    operation can be applied by what changed instead of replayed; ``untouched``, how
+    many leading operations a delta left as the bucket's own objects.
     """
     diagnostics: list[Diagnostic] = []
     limit = context.limits.max_operations
@@ -468,7 +478,7 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
         keys = keys[:limit]
     document, content_bytes, nodes = content
     previous = (run.tool_buckets if tool else run.buckets).get(key)
-    shared = shared_prefix(previous.operation_keys, keys) if previous else 0
+    shared = shared_prefix(previous.operation_keys, keys, untouched) if previous else 0
     if previous is not None and shared == len(keys) == len(previous.operation_keys):
         bucket = msgspec.structs.replace(
             previous,
@@ -478,13 +488,10 @@ def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing 
             content_bytes=content_bytes,
         )
         return _place_bucket(state, run, bucket, context, diagnostics, changed=False, tool=tool)
-    checkpoints = [c for c in previous.checkpoints if c[0] <= shared] if previous else []
-    start, surfaces = checkpoints[-1] if checkpoints else (0, {})
+    checkpoints, surfaces, written, upserts = restart(previous, shared)
+    start = checkpoints[-1][0] if checkpoints else 0
     reference = previous.surfaces if previous is not None else {}
-    old_written = previous.written if previous is not None else {}
-    written = {index: value for index, value in old_written.items() if index < start}
     claims = list(known)
-    upserts = {index for index in previous.upserts if index < start} if previous else set()
     first, changed = start, list[ComponentChange]()
     if edits is not None and previous is not None and documents is not None and start == shared:
         first, surfaces, changed = edit_first(
@@ -636,8 +643,19 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
         known = delta_changes(content, patched, event.patch)
         found = component_edits(content, event.patch)
         edits = None if found is None else (content[OPERATIONS_KEY], found)
+        # Only a bucket a delta built holds the content's own operation objects.
+        untouched = 0 if bucket is None or bucket.content is UNSET else len(content[OPERATIONS_KEY])
         return _rebuild_bucket(
-            state, run, key, operations, operations, (patched, None, nodes), context, known, edits
+            state,
+            run,
+            key,
+            operations,
+            operations,
+            (patched, None, nodes),
+            context,
+            known,
+            edits,
+            untouched=untouched_operations(event.patch, untouched),
         )
     if operations is not None:
         message = "the patch left content.a2ui_operations not an array; the state is unchanged"
