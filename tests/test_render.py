@@ -10,12 +10,16 @@ import webbrowser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import pytest
 import stream_cases as cases
 from a2ui_samples import load_sample_files
 
+from a2ui_stream import events as ev
 from a2ui_stream import testing
+from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell import render
+from a2ui_stream._state.stream import StreamState
 from a2ui_stream._wire.envelope import OPERATION_KEYS
 
 if TYPE_CHECKING:
@@ -89,13 +93,53 @@ class TestA2uiFiles:
             ("json.invalid", 2, len(json.dumps(CREATE)) + 1)
         ]
 
-    def test_one_snapshot_per_message(self) -> None:
-        """Message N is seq N: each snapshot carries one more message than the last."""
-        events = list(render.a2ui_events([b"1", b"2"]))
-        assert [bytes(e.content) for e in events] == [
-            b'{"a2ui_operations":[1]}',
-            b'{"a2ui_operations":[1,2]}',
+    def test_one_event_per_message(self) -> None:
+        """Message N is seq N: a snapshot of the first, then a delta appending each next one."""
+        first, second, third = render.a2ui_events([b"1", b'{"a":2.50}', b"[3]"])
+        assert isinstance(first, ev.ActivitySnapshot)
+        assert bytes(first.content) == b'{"a2ui_operations":[1]}'
+        assert isinstance(second, ev.ActivityDelta)
+        assert isinstance(third, ev.ActivityDelta)
+        assert [(type(e), e.patch) for e in (second, third)] == [
+            (ev.ActivityDelta, [{"op": "add", "path": "/a2ui_operations/-", "value": {"a": 2.5}}]),
+            (ev.ActivityDelta, [{"op": "add", "path": "/a2ui_operations/-", "value": [3]}]),
         ]
+
+    def test_a_long_file_renders_as_its_cumulative_snapshots_would(self) -> None:
+        """The deltas give every state the middleware's cumulative snapshots would give.
+
+        A file of 300 messages, each adding a component its root lists; the states after
+        each message compared with the snapshots of the messages so far.
+        """
+        texts = [{"id": f"t{i}", "component": "Text", "text": f"line {i}"} for i in range(300)]
+        root = {"id": "root", "component": "Column", "children": [t["id"] for t in texts]}
+        raws = [
+            CREATE,
+            {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [root]}},
+        ]
+        raws += [
+            {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [text]}}
+            for text in texts
+        ]
+        messages = [json.dumps(raw, separators=(",", ":")).encode() for raw in raws]
+        reducer, state = Reducer(), StreamState()
+        fresh = Reducer()
+        for count, event in enumerate(render.a2ui_events(messages), 1):
+            state = reducer.reduce(state, event).state
+            if count % 37 and count != len(messages):
+                continue
+            content = b'{"a2ui_operations":[' + b",".join(messages[:count]) + b"]}"
+            snapshot = ev.ActivitySnapshot(
+                message_id="a2ui-messages",
+                activity_type="a2ui-surface",
+                content=msgspec.Raw(content),
+                replace=True,
+            )
+            whole = fresh.reduce(StreamState(), snapshot).state
+            assert state.current is not None
+            assert whole.current is not None
+            got = {sid: part.args for sid, part in state.current.parts.items()}
+            assert got == {sid: part.args for sid, part in whole.current.parts.items()}
 
     def test_removed_surface_keeps_its_last_state(
         self, cli: Callable[..., Result], tmp_path: Path

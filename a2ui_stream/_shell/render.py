@@ -6,8 +6,8 @@ schema test-case file), collecting every run's parts and their changes through t
 reducer, choosing the runs to show, and writing the page (stdout, or a file replaced
 atomically, optionally opened in a browser). What a page looks like is the view
 layer's; what a surface becomes is the converter's, reached through the reducer: raw
-A2UI messages become the cumulative ``ACTIVITY_SNAPSHOT`` events the middleware would
-send, one per message, so a seq is a message's index in the file.
+A2UI messages become one ``ACTIVITY_SNAPSHOT`` and then an ``ACTIVITY_DELTA`` appending
+each message, one event per message, so a seq is a message's index in the file.
 
 The HTML view needs the optional ``html`` extra (markdown-it-py); it is imported only
 when a page is drawn, so every other command, and ``inspect --tree``, work without it.
@@ -38,6 +38,7 @@ from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.envelope import OPERATION_KEYS
 from a2ui_stream._wire.limits import Limits
+from a2ui_stream._wire.numbers import js_number
 from a2ui_stream.errors import UsageError
 
 if TYPE_CHECKING:
@@ -60,6 +61,8 @@ _SNIFF_BYTES: Final = 1 << 16
 _MESSAGE_ID: Final = "a2ui-messages"
 
 _DECODE = msgspec.json.Decoder()
+#: A message's value, numbers read as every A2UI message's are (as JavaScript reads them).
+_VALUE = msgspec.json.Decoder(float_hook=js_number)
 #: An AG-UI event's type as it appears in JSON text: ``"type": "RUN_STARTED"``.
 _EVENT_TYPE: Final = re.compile(rb'"type"\s*:\s*"[A-Z][A-Z_]*"')
 _RAW_LIST = msgspec.json.Decoder(list[msgspec.Raw])
@@ -214,19 +217,30 @@ def _jsonl_messages(data: bytes) -> tuple[list[bytes], list[Diagnostic]]:
     return messages, problems
 
 
-def a2ui_events(messages: list[bytes]) -> Iterator[ev.ActivitySnapshot]:
-    """The cumulative snapshots that carry ``messages``, one more message each time.
+def a2ui_events(messages: list[bytes]) -> Iterator[ev.ActivitySnapshot | ev.ActivityDelta]:
+    """The events that carry ``messages`` to the reducer, one per message.
 
-    The reducer recognises the repeated prefix of each snapshot by its bytes, so each
-    snapshot costs about the one message it adds.
+    The first is an ``ACTIVITY_SNAPSHOT`` holding it; each later one an
+    ``ACTIVITY_DELTA`` appending it to the content's operations, which costs the one
+    message it adds. Cumulative snapshots (what the middleware sends) would carry every
+    message again each time: N messages made N snapshots of up to N operations, built,
+    decoded and compared in full, so a file's cost grew with its square. The content
+    the deltas build is bounded as any activity's is (``max_content_nodes``).
     """
-    for count in range(1, len(messages) + 1):
-        content = b'{"a2ui_operations":[' + b",".join(messages[:count]) + b"]}"
-        yield ev.ActivitySnapshot(
+    for index, message in enumerate(messages):
+        if not index:
+            yield ev.ActivitySnapshot(
+                message_id=_MESSAGE_ID,
+                activity_type=A2UI_ACTIVITY_TYPE,
+                content=msgspec.Raw(b'{"a2ui_operations":[' + message + b"]}"),
+                replace=True,
+            )
+            continue
+        value = _VALUE.decode(message)
+        yield ev.ActivityDelta(
             message_id=_MESSAGE_ID,
             activity_type=A2UI_ACTIVITY_TYPE,
-            content=msgspec.Raw(content),
-            replace=True,
+            patch=[{"op": "add", "path": "/a2ui_operations/-", "value": value}],
         )
 
 
