@@ -158,9 +158,9 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
             behind the middleware, which drew the render calls itself.
         seen: toolCallIds of every tool event of the run (history skips them), with
             the index of the first event naming each.
-        messages: the run's own assistant messages: the ids of its text messages and
-            the ``parentMessageId`` of its calls that run inside no other call. A
-            render call in one of them is the agent's own, never a sub-agent's.
+        spoken: the last text message the agent started while the outer call was open:
+            a render call in it (or in the outer call's own message) is the agent's own,
+            never a sub-agent's. One id, not a set: each event costs the same.
     """
 
     calls: OrderedMap[str, _Call] = msgspec.field(default_factory=OrderedMap)
@@ -173,7 +173,7 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
     frontend_catalog_id: str | None = None
     behind_middleware: bool = False
     seen: OrderedMap[str, int] = msgspec.field(default_factory=OrderedMap)
-    messages: frozenset[str] = frozenset()
+    spoken: str | None = None
 
 
 Drawings: TypeAlias = tuple[ev.ActivitySnapshot, ...]
@@ -245,9 +245,9 @@ def _on_text_start(
 ) -> _Carried:
     """The agent speaks: a render call in this message is its own (see :func:`_on_start`)."""
     message_id = event.message_id
-    if not isinstance(message_id, str) or message_id in c.messages:
-        return c, (), ()
-    return _replace(c, messages=c.messages | {message_id}), (), ()
+    if c.outer is None or not isinstance(message_id, str) or message_id == c.spoken:
+        return c, (), ()  # the common case: nothing open, nothing to note
+    return _replace(c, spoken=message_id), (), ()
 
 
 def _frontend_catalog_id(context: Iterable[ev.Context]) -> str | None:
@@ -272,9 +272,7 @@ def _on_start(c: Carriers, event: ev.ToolCallStart, config: ToolConfig, seq: int
     c = _replace(c, seen=c.seen.set(call_id, seq))
     if name not in config.render_tools:
         if name != _LOG_EVENT_TOOL:
-            if parent is not None and c.outer is None:
-                c = _replace(c, messages=c.messages | {parent})
-            c = _replace(c, outer=(call_id, parent))
+            c = _replace(c, outer=(call_id, parent), spoken=None)
         return c, (), ()
     if c.behind_middleware:
         return c, (), ()  # the middleware draws this call; its activity is in the stream
@@ -283,9 +281,7 @@ def _on_start(c: Carriers, event: ev.ToolCallStart, config: ToolConfig, seq: int
     # since) is not inside the open call: the middleware would file it under that
     # call anyway, and each render would replace the previous one (a defect we do not
     # copy). A sub-agent's calls name no message, or one the run never spoke.
-    inside = outer is not None and (
-        parent is None or (parent not in c.messages and parent != outer[1])
-    )
+    inside = outer is not None and (parent is None or (parent != outer[1] and parent != c.spoken))
     outer_id = outer[0] if outer is not None and inside else None
     key = outer_id or call_id
     c = _replace(
