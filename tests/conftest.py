@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from helpers import Result
+from helpers import write as write_file
 from hypothesis import HealthCheck, settings
 
 from a2ui_stream._shell.cli import main
@@ -53,3 +54,13 @@ def cli(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., Result]:
         return Result(code, out, err.decode())
 
     return run
+
+
+@pytest.fixture
+def write(tmp_path: Path) -> Callable[[str, bytes], Path]:
+    """Write bytes to a file under tmp_path and return its path."""
+
+    def make(name: str, data: bytes) -> Path:
+        return write_file(tmp_path, name, data)
+
+    return make

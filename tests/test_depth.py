@@ -12,7 +12,7 @@ import pytest
 from helpers import depth_of, nested
 
 from a2ui_stream._tree import depth
-from a2ui_stream._tree.depth import deeper_than
+from a2ui_stream._tree.depth import Exceeded, count_values, deeper_than, size_within
 
 
 class TestDeeperThan:
@@ -75,3 +75,39 @@ class TestDeeperThan:
         """Only dicts and lists nest: a tuple or a set is a leaf, as JSON has neither."""
         assert not deeper_than([(1, [2])], 1)
         assert not deeper_than({"a": frozenset()}, 1)
+
+
+class TestSizeWithin:
+    @pytest.mark.parametrize(
+        ("value", "count"),
+        [(1, 1), ([], 1), ({"a": [1, 2]}, 4), ([[], {}, "s"], 4), ({"a": {"b": {"c": None}}}, 4)],
+    )
+    def test_counts_every_value_as_json_writes_it(self, value: Any, count: int) -> None:
+        assert size_within(value, depth=10, nodes=100) == count
+        assert count_values(value) == count
+
+    def test_a_shared_subtree_counts_at_each_place(self) -> None:
+        shared = [1, 2]
+        assert count_values({"a": shared, "b": shared}) == 7
+
+    def test_the_bounds_are_inclusive(self) -> None:
+        value = {"a": [1, 2]}  # 4 values, 2 levels
+        assert size_within(value, depth=2, nodes=4) == 4
+        assert size_within(value, depth=1, nodes=4) is Exceeded.DEPTH
+        assert size_within(value, depth=2, nodes=3) is Exceeded.NODES
+
+    def test_depth_agrees_with_deeper_than(self) -> None:
+        for levels in (0, 1, 15, 16, 17, 200):
+            value = nested(levels)
+            assert size_within(value, depth=levels, nodes=10**6) == levels + 1
+            assert size_within(value, depth=levels - 1, nodes=10**6) is Exceeded.DEPTH
+            assert deeper_than(value, levels - 1)
+
+    def test_a_negative_depth_allows_nothing(self) -> None:
+        assert size_within(1, depth=-1, nodes=10) is Exceeded.DEPTH
+
+    def test_a_huge_value_is_refused_at_about_the_budget(self) -> None:
+        """The next level's size is read from lengths before it is built."""
+        wide = [list(range(100_000))]
+        assert size_within(wide, depth=5, nodes=50) is Exceeded.NODES
+        assert count_values(wide) == 100_002

@@ -19,49 +19,19 @@ import subprocess
 import time
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 import pytest
 import stream_cases as cases
-from helpers import CONSOLE_SCRIPT, Result
+from helpers import BAD_LINE, CONSOLE_SCRIPT, WITH_BAD_LINE, Result, many_cards, write
 
 import a2ui_stream
 from a2ui_stream import testing
-from a2ui_stream._shell import report
 from a2ui_stream._shell.cli import _Progress
-from a2ui_stream._shell.report import SHOWN_PER_CODE
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
 SUBPROCESS_TIMEOUT = 60
-
-
-def write(tmp_path: Path, name: str, data: bytes) -> Path:
-    path = tmp_path / name
-    path.write_bytes(data)
-    return path
-
-
-BAD_LINE = b"not json\n"
-WITH_BAD_LINE = cases.RECORDING + BAD_LINE
-
-
-def many_cards(count: int) -> bytes:
-    """One run drawing a surface of ``count`` Cards, each with an invalid padding."""
-    cards = [f"c{i}" for i in range(count)]
-    components: list[dict[str, Any]] = [{"id": "root", "component": "Column", "children": cards}]
-    for i in range(count):
-        components.append({"id": f"c{i}", "component": "Card", "padding": 99, "child": f"t{i}"})
-        components.append({"id": f"t{i}", "component": "Text", "text": "x"})
-    operations = [testing.create_surface("s"), testing.update_components("s", *components)]
-    return testing.jsonl(
-        [
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
-            testing.activity_snapshot("m", operations),
-            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
-        ]
-    )
 
 
 class TestExitCodes:
@@ -111,136 +81,7 @@ class TestExitCodes:
         assert "convert.prop_invalid" in result.err
 
 
-class TestSummary:
-    def test_clean_run_is_silent(self, cli: Callable[..., Result]) -> None:
-        """Nothing to report: stderr stays empty, as a pipeline's commands keep it."""
-        assert cli("process", cases.RECORDING_PATH).err == ""
-        assert cli("inspect", cases.RECORDING_PATH).err == ""
-
-    def test_verbose_always_summarises(self, cli: Callable[..., Result]) -> None:
-        result = cli("-v", "process", cases.RECORDING_PATH)
-        assert result.err_lines[-1].endswith(
-            "22 events read, 0 rejected; 1 diagnostic: convert.template_not_list (debug) x1"
-        )
-
-    def test_json_summary_has_the_counts(self, cli: Callable[..., Result], tmp_path: Path) -> None:
-        result = cli("--log-format", "json", "process", write(tmp_path, "in", WITH_BAD_LINE))
-        summary = json.loads(result.err_lines[-1])
-        assert summary == {
-            "event": "summary",
-            "level": "info",
-            "read": 22,
-            "unit": "event",
-            "rejected": 1,
-            "diagnostics": {"json.invalid (error)": 1},
-            "not_shown": 0,
-        }
-
-
-class TestCollapse:
-    def test_repeated_diagnostics_are_counted(
-        self, cli: Callable[..., Result], tmp_path: Path
-    ) -> None:
-        """A 4,000-component surface with a bad padding per Card: five lines, then counts."""
-        result = cli("process", write(tmp_path, "in.jsonl", many_cards(2000)))
-        shown = [line for line in result.err_lines if "code=convert.prop_invalid" in line]
-        assert len(shown) == SHOWN_PER_CODE
-        assert sum("counted in the summary, not shown" in line for line in result.err_lines) == 1
-        assert result.err_lines[-1].endswith(
-            "2,000 diagnostics: convert.prop_invalid (warning) x2,000 (1,995 not shown)"
-        )
-        assert len(result.err_lines) == SHOWN_PER_CODE + 2
-
-    def test_suppressed_ones_are_not_formatted(
-        self, cli: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        """A diagnostic past the first few costs a count, not a formatted line."""
-        formatted: list[object] = []
-        real = report._fields
-
-        def counting(diagnostic: Any) -> dict[str, Any]:
-            formatted.append(diagnostic)
-            return real(diagnostic)
-
-        monkeypatch.setattr(report, "_fields", counting)
-        cli("process", write(tmp_path, "in.jsonl", many_cards(500)))
-        assert len(formatted) == SHOWN_PER_CODE
-
-    def test_each_code_has_its_own_allowance(
-        self, cli: Callable[..., Result], tmp_path: Path
-    ) -> None:
-        data = BAD_LINE * 10 + b'{"type":"RUN_STARTED"}\n' * 10
-        result = cli("process", write(tmp_path, "in.jsonl", data))
-        assert sum("code=json.invalid" in line for line in result.err_lines) == SHOWN_PER_CODE
-        assert sum("code=event.invalid" in line for line in result.err_lines) == SHOWN_PER_CODE
-        assert "json.invalid (error) x10" in result.err_lines[-1]
-        assert "event.invalid (error) x10" in result.err_lines[-1]
-
-
 class TestOptions:
-    def test_version(self, cli: Callable[..., Result]) -> None:
-        expected = importlib.metadata.version("a2ui-stream")
-        assert a2ui_stream.__version__ == expected
-        result = cli("--version")
-        assert (result.code, result.out.decode()) == (0, f"a2ui-stream {expected}\n")
-
-    @pytest.mark.parametrize("command", ["process", "inspect", "replay"])
-    def test_global_options_after_the_command(
-        self, cli: Callable[..., Result], tmp_path: Path, command: str
-    ) -> None:
-        """--log-format and -v work after the command as before it."""
-        path = write(tmp_path, "in.jsonl", WITH_BAD_LINE)
-        if command == "replay":
-            path = tmp_path / "log.jsonl"
-            cli("process", "--log", path, cases.RECORDING_PATH)
-        after = cli(command, "--log-format", "json", "-v", path)
-        before = cli("--log-format", "json", "-v", command, path)
-        assert after.code == before.code
-        records = [json.loads(line) for line in after.err_lines]
-        assert records[-1]["event"] == "summary"
-        assert any(r["level"] == "debug" for r in records)  # -v took effect
-        assert [r["event"] for r in records] == [
-            r["event"] for r in (json.loads(line) for line in before.err_lines)
-        ]
-
-    def test_after_the_command_wins(self, cli: Callable[..., Result]) -> None:
-        result = cli(
-            "--log-format", "json", "process", "--log-format", "text", "-v", cases.RECORDING_PATH
-        )
-        assert result.err_lines[-1].startswith("[info")
-
-    def test_max_line_bytes(self, cli: Callable[..., Result]) -> None:
-        """A limit is an option: a line over --max-line-bytes is skipped with line.too_long."""
-        result = cli("process", "--max-line-bytes", "1k", cases.RECORDING_PATH)
-        assert result.code == 1
-        assert "line.too_long" in result.err
-        longest = max(len(line) for line in cases.RECORDING.splitlines())
-        assert cli("process", "--max-line-bytes", str(longest), cases.RECORDING_PATH).code == 0
-
-    @pytest.mark.parametrize("command", ["process", "replay", "inspect", "render", "run"])
-    def test_every_limit_is_an_option(self, cli: Callable[..., Result], command: str) -> None:
-        help_text = cli(command, "--help").out.decode()
-        for field in msgspec.structs.fields(a2ui_stream.Limits):
-            assert "--" + field.name.replace("_", "-") in help_text, field.name
-
-    def test_a_limit_reaches_the_converter(self, cli: Callable[..., Result]) -> None:
-        result = cli("process", "--max-nodes", "2", cases.RECORDING_PATH)
-        assert "convert.node_budget" in result.err
-
-    @pytest.mark.parametrize("value", ["0", "-5", "lots", "1.5"])
-    def test_bad_limit_is_a_usage_error(self, cli: Callable[..., Result], value: str) -> None:
-        result = cli("process", "--max-nodes", value, cases.RECORDING_PATH)
-        assert result.code == 2
-        assert "--max-nodes" in result.err
-
-    def test_from_refuses_negatives(self, cli: Callable[..., Result], tmp_path: Path) -> None:
-        log = tmp_path / "log.jsonl"
-        cli("process", "--log", log, cases.RECORDING_PATH)
-        result = cli("replay", log, "--from", "-1")
-        assert result.code == 2
-        assert "'-1' is not a sequence number" in result.err
-        assert cli("replay", log, "--from", "0").out == cli("replay", log).out
-
     def test_replay_names_the_path(self, cli: Callable[..., Result], tmp_path: Path) -> None:
         os.chdir(tmp_path)
         for path in (".", str(tmp_path / "missing.jsonl")):
@@ -383,134 +224,8 @@ class TestArgumentTypes:
         assert processor.state.seq == 22
 
 
-def events_of(data: bytes) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in data.splitlines()]
-
-
-def hint_of(result: Result) -> str:
-    [line] = [line for line in result.err_lines if "hint: " in line]
-    return line.split("hint: ", 1)[1]
-
-
 class TestHints:
     """The common mistakes are named, with what to run instead; exit 1 for each."""
-
-    @pytest.mark.parametrize("indent", [None, 2], ids=["compact", "pretty"])
-    @pytest.mark.parametrize("command", ["process", "inspect", "render"])
-    def test_json_array_of_events(
-        self, cli: Callable[..., Result], tmp_path: Path, indent: int | None, command: str
-    ) -> None:
-        if command == "render":
-            pytest.importorskip("markdown_it", reason="render needs the html extra")
-        data = json.dumps(events_of(cases.RECORDING), indent=indent).encode()
-        result = cli(command, write(tmp_path, "events.json", data))
-        assert result.code == 1
-        assert hint_of(result).startswith("the input is one JSON array")
-        assert "jq -c '.[]'" in hint_of(result)
-
-    def test_one_pretty_printed_event(self, cli: Callable[..., Result], tmp_path: Path) -> None:
-        data = json.dumps(events_of(cases.RECORDING)[0], indent=2).encode()
-        result = cli("process", write(tmp_path, "event.json", data))
-        assert result.code == 1
-        assert "jq -c ." in hint_of(result)
-
-    @pytest.mark.parametrize("shape", ["array", "jsonl", "wrapper"])
-    def test_raw_a2ui_file(self, cli: Callable[..., Result], tmp_path: Path, shape: str) -> None:
-        """A2UI messages given to process: the hint names render and inspect --tree."""
-        messages = cases.text_surface("s", "hi")
-        data = {
-            "array": json.dumps(messages, indent=2).encode(),
-            "jsonl": b"".join(cases.line(m) for m in messages),
-            "wrapper": json.dumps({"name": "x", "messages": messages}, indent=2).encode(),
-        }[shape]
-        path = write(tmp_path, "sample.json", data)
-        result = cli("process", path)
-        assert result.code == 1
-        assert hint_of(result) == (
-            "the input holds raw A2UI messages, not AG-UI events: "
-            f"`a2ui-stream render {path}` draws them as a page and "
-            f"`a2ui-stream inspect --tree {path}` prints them"
-        )
-        assert cli("inspect", "--tree", path).code == 0  # and the suggestion works
-
-    def test_format_sse_on_jsonl(self, cli: Callable[..., Result]) -> None:
-        """Every line is reported as dropped, not silently ignored; the hint says why."""
-        result = cli("process", "--format", "sse", cases.RECORDING_PATH)
-        assert (result.code, result.out) == (1, b"")
-        assert "sse.json_line" in result.err
-        assert "drop --format sse" in hint_of(result)
-        assert "22 rejected" in result.err_lines[-1]
-
-    def test_format_jsonl_on_sse(self, cli: Callable[..., Result], tmp_path: Path) -> None:
-        result = cli(
-            "process", "--format", "jsonl", write(tmp_path, "in", cases.to_sse(cases.RECORDING))
-        )
-        assert result.code == 1
-        assert "drop --format jsonl" in hint_of(result)
-
-    def test_no_hint_when_most_lines_are_events(
-        self, cli: Callable[..., Result], tmp_path: Path
-    ) -> None:
-        result = cli("process", write(tmp_path, "in", WITH_BAD_LINE))
-        assert result.code == 1
-        assert "hint" not in result.err
-
-    def test_snake_case_keys(self, cli: Callable[..., Result], tmp_path: Path) -> None:
-        """Events written with the SDK's model_dump_json() and no by_alias say so."""
-        core = pytest.importorskip("ag_ui.core", reason="the official SDK is a test extra")
-        events = [
-            core.RunStartedEvent(thread_id="t", run_id="r"),
-            core.ActivitySnapshotEvent(
-                message_id="m",
-                activity_type="a2ui-surface",
-                content={"a2ui_operations": cases.text_surface("s", "hi")},
-            ),
-        ]
-        data = b"".join(e.model_dump_json().encode() + b"\n" for e in events)
-        result = cli("process", write(tmp_path, "snake.jsonl", data))
-        assert result.code == 1
-        assert "the line has `run_id`: AG-UI's wire keys are camelCase" in result.err
-        assert "the line has `activity_type`" in result.err
-        # with by_alias=True, the same events draw
-        good = b"".join(e.model_dump_json(by_alias=True).encode() + b"\n" for e in events)
-        assert cli("process", write(tmp_path, "camel.jsonl", good)).code == 0
-
-    @pytest.mark.parametrize(
-        ("content", "said"),
-        [
-            ({"operations": []}, "its keys are `operations`"),
-            ({}, "it is empty"),
-            ({"messages": [], "surfaceId": "s"}, "its keys are `messages`, `surfaceId`"),
-        ],
-    )
-    def test_snapshot_without_operations(self, content: dict[str, Any], said: str) -> None:
-        """Content without a2ui_operations draws nothing, now with an ERROR saying why."""
-        event = {
-            "type": "ACTIVITY_SNAPSHOT",
-            "messageId": "m",
-            "activityType": "a2ui-surface",
-            "content": content,
-        }
-        capture = testing.process(cases.line(event))
-        [error] = capture.diagnostics
-        assert (error.code, error.severity) == (
-            "activity.no_operations",
-            a2ui_stream.Severity.ERROR,
-        )
-        assert "has no `a2ui_operations`" in error.message
-        assert said in error.message
-        assert capture.diffs == ()
-
-    def test_delta_leaving_no_operations(self) -> None:
-        snapshot = cases.snapshot("m", cases.text_surface("s", "hi"))
-        delta = {
-            "type": "ACTIVITY_DELTA",
-            "messageId": "m",
-            "activityType": "a2ui-surface",
-            "patch": [{"op": "move", "from": "/a2ui_operations", "path": "/operations"}],
-        }
-        capture = testing.process(cases.line(snapshot) + cases.line(delta))
-        assert [d.code for d in capture.diagnostics] == ["activity.no_operations"]
 
     def test_cli_exit_code_for_no_operations(
         self, cli: Callable[..., Result], tmp_path: Path

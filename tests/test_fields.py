@@ -8,10 +8,12 @@ snake_case hint that names the SDK spelling), and the decoder's fast-path scanne
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 import msgspec
 import pytest
+import stream_cases as cases
+from helpers import Result, write
 
 from a2ui_stream import testing
 from a2ui_stream._wire.codes import Code
@@ -32,6 +34,10 @@ from a2ui_stream._wire.fields import (
     missing_warnings,
     snake_case_hint,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 BY_TAG = {str(cls.__struct_config__.tag): cls for cls in get_args(KnownEvent)}
 
@@ -132,3 +138,25 @@ class TestSnakeCaseHint:
         [warning] = capture.diagnostics
         assert warning.code == "event.field_missing"
         assert "the line has `thread_id`" in warning.message
+
+
+class TestSnakeCaseOnTheCommandLine:
+    def test_snake_case_keys(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        """Events written with the SDK's model_dump_json() and no by_alias say so."""
+        core = pytest.importorskip("ag_ui.core", reason="the official SDK is a test extra")
+        events = [
+            core.RunStartedEvent(thread_id="t", run_id="r"),
+            core.ActivitySnapshotEvent(
+                message_id="m",
+                activity_type="a2ui-surface",
+                content={"a2ui_operations": cases.text_surface("s", "hi")},
+            ),
+        ]
+        data = b"".join(e.model_dump_json().encode() + b"\n" for e in events)
+        result = cli("process", write(tmp_path, "snake.jsonl", data))
+        assert result.code == 1
+        assert "the line has `run_id`: AG-UI's wire keys are camelCase" in result.err
+        assert "the line has `activity_type`" in result.err
+        # with by_alias=True, the same events draw
+        good = b"".join(e.model_dump_json(by_alias=True).encode() + b"\n" for e in events)
+        assert cli("process", write(tmp_path, "camel.jsonl", good)).code == 0

@@ -4,56 +4,24 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 import pytest
 from a2ui_samples import conformant_streams
+from helpers import Op, fold, run_started, snapshot, text_surface
 from msgspec import UNSET
 
 from a2ui_stream import MemoryLog, Processor
 from a2ui_stream import events as ev
 from a2ui_stream._engine.reducer import Reducer
-from a2ui_stream._state.stream import ANONYMOUS_MESSAGE_ID, PartDiff, StreamState
+from a2ui_stream._state.stream import ANONYMOUS_MESSAGE_ID, StreamState
 from a2ui_stream._wire.codec import decode_event, encode_event
 from a2ui_stream._wire.diagnostics import Severity
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.testing import create_surface as create
 from a2ui_stream.testing import update_components as components
 from a2ui_stream.testing import update_data_model as data
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-Op = dict[str, Any]
-
-
-def text_surface(sid: str, text: Any = "hello") -> list[Op]:
-    return [create(sid), components(sid, {"id": "root", "component": "Text", "text": text})]
-
-
-def snapshot(
-    message_id: str, operations: Sequence[Op] | None = None, **content: Any
-) -> ev.ActivitySnapshot:
-    body = dict(content)
-    if operations is not None:
-        body["a2ui_operations"] = list(operations)
-    replace = body.pop("replace", UNSET)
-    activity_type = body.pop("activity_type", "a2ui-surface")
-    return ev.ActivitySnapshot.of(
-        message_id=message_id, activity_type=activity_type, content=body, replace=replace
-    )
-
-
-def run_started(run_id: str = "r1") -> ev.RunStarted:
-    return ev.RunStarted(thread_id="t1", run_id=run_id)
-
-
-def fold(
-    *events: ev.Event, reducer: Reducer | None = None
-) -> tuple[StreamState, list[PartDiff], list[Any]]:
-    state, diffs, diagnostics = (reducer or Reducer()).reduce_all(events)
-    return state, list(diffs), list(diagnostics)
 
 
 def parts_of(state: StreamState) -> list[tuple[str, Any]]:
@@ -792,80 +760,3 @@ class TestSamples:
                 assert [d.op for d in diffs[len(adds) :]] == ["remove"] * len(adds), name
             checked += 1
         assert checked >= 25
-
-
-class TestRunSurfaceCap:
-    """``max_run_surfaces`` bounds the surfaces alive in one run, over its messages."""
-
-    @staticmethod
-    def _events(count: int) -> list[ev.Event]:
-        return [run_started(), *(snapshot(f"m{i}", text_surface(f"s{i}")) for i in range(count))]
-
-    def test_new_surfaces_past_the_cap_are_dropped(self) -> None:
-        """The run keeps its first surfaces; a message adding one more gets an error."""
-        state, diffs, diagnostics = fold(
-            *self._events(4), reducer=Reducer(limits=Limits(max_run_surfaces=3))
-        )
-        run = state.current
-        assert run is not None
-        assert list(run.parts) == ["s0", "s1", "s2"]
-        assert len(run.live) == 3
-        assert "s3" not in {d.surface_id for d in diffs}
-        capped = [d for d in diagnostics if d.code == "limit.run_surfaces"]
-        assert [(d.seq, d.message_id, d.surface_id, d.severity) for d in capped] == [
-            (4, "m3", "s3", Severity.ERROR)
-        ]
-        assert "limit of 3 live surfaces" in capped[0].message
-
-    def test_a_shared_surface_counts_once(self) -> None:
-        """Messages drawing the same surfaceId add one live surface, not one each."""
-        events = [run_started(), *(snapshot(f"m{i}", text_surface("s", f"v{i}")) for i in range(5))]
-        state, _, diagnostics = fold(*events, reducer=Reducer(limits=Limits(max_run_surfaces=1)))
-        run = state.current
-        assert run is not None
-        assert [d.code for d in diagnostics if d.code.startswith("limit")] == []
-        assert dict(run.live) == {"s": 5}
-        assert run.parts["s"].args == {"$type": "Markdown", "value": "v4"}
-
-    def test_deleted_surfaces_make_room(self) -> None:
-        """A message that drops its surface frees a place for the next message's."""
-        limits = Limits(max_run_surfaces=1)
-        delete = {"version": "v0.9", "deleteSurface": {"surfaceId": "s0"}}
-        events = [*self._events(1), snapshot("m0", [delete]), snapshot("m1", text_surface("s1"))]
-        state, _, diagnostics = fold(*events, reducer=Reducer(limits=limits))
-        run = state.current
-        assert run is not None
-        assert list(run.parts) == ["s1"]
-        assert dict(run.live) == {"s1": 1}
-        assert [d.code for d in diagnostics if d.code.startswith("limit")] == []
-
-    def test_a_dropped_surface_returns_when_there_is_room(self) -> None:
-        """Re-sent after room was made, a dropped surface is counted in and drawn."""
-        limits = Limits(max_run_surfaces=1)
-        delete = {"version": "v0.9", "deleteSurface": {"surfaceId": "s0"}}
-        events = [
-            *self._events(2),
-            snapshot("m0", [delete]),
-            snapshot("m1", text_surface("s1", "again")),
-        ]
-        state, diffs, _ = fold(*events, reducer=Reducer(limits=limits))
-        run = state.current
-        assert run is not None
-        assert list(run.parts) == ["s1"]
-        assert [(d.op, d.surface_id) for d in diffs] == [
-            ("add", "s0"),
-            ("remove", "s0"),
-            ("add", "s1"),
-        ]
-
-    def test_default_is_ten_thousand(self) -> None:
-        assert Limits().max_run_surfaces == 10_000
-
-    def test_a_new_run_starts_empty(self) -> None:
-        """Past runs keep their parts; the count belongs to the run that is current."""
-        limits = Limits(max_run_surfaces=1)
-        events = [*self._events(1), run_started("r2"), snapshot("m9", text_surface("s9"))]
-        state, _, diagnostics = fold(*events, reducer=Reducer(limits=limits))
-        assert [d.code for d in diagnostics if d.code.startswith("limit")] == []
-        assert [list(run.parts) for run in state.runs] == [["s0"], ["s9"]]
-        assert len(state.runs[0].live) == 0
