@@ -72,9 +72,14 @@ class TestHint:
         """One compact event-like object per line is the right shape: diagnostics say the rest."""
         assert self._hint(b'{"type": "NOPE"}\n{"type": "NOR"}\n') is None
 
-    def test_lines_without_a_type_read_as_a2ui(self) -> None:
-        """What has no string ``type`` is no AG-UI event: render's sniffing calls it A2UI."""
-        found = self._hint(b'{"x": 1}\n{"y": 2}\n')
+    def test_objects_naming_no_operation_are_not_sent_to_render(self) -> None:
+        """Arbitrary JSON lines are no A2UI file: the event diagnostics say what is wrong."""
+        assert self._hint(b'{"x": 1}\n{"y": 2}\n') is None
+        assert self._hint(b'[{"x": 1}, {"y": 2}]') is not None  # still named as an array
+        assert "render" not in (self._hint(b'[{"x": 1}, {"y": 2}]') or "")
+
+    def test_a_v08_operation_names_render(self) -> None:
+        found = self._hint(b'{"beginRendering": {"surfaceId": "s", "root": "r"}}\n')
         assert found is not None
         assert found.startswith("the input holds raw A2UI messages")
 

@@ -10,17 +10,24 @@ is the diagnostics' business; a hint is about the whole input, and is given once
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 import msgspec
 
 from a2ui_stream._shell.render import sniff
+from a2ui_stream._wire.envelope import OPERATION_KEYS
 
 __all__ = ["hint"]
 
 _BOM: Final = b"\xef\xbb\xbf"
 _SSE_STARTS: Final = (b"data:", b"event:", b"id:", b"retry:", b":")
 _DECODE = msgspec.json.Decoder()
+#: An A2UI operation named as a key: render's sniffing calls any object without a string
+#: ``type`` A2UI, but only a file that names an operation is worth sending to ``render``.
+_OPERATION_KEY: Final = re.compile(
+    rb'"(?:' + b"|".join(re.escape(key.encode()) for key in sorted(OPERATION_KEYS)) + rb')"\s*:'
+)
 
 
 def _whole_first_line(text: bytes) -> bool:
@@ -58,7 +65,7 @@ def hint(head: bytes, *, framing: str, read: int, rejected: int, name: str) -> s
         return "the input is SSE (data: lines): drop --format jsonl, or give --format sse"
     if text[:1] not in {b"{", b"["} or read:
         return None
-    if sniff(text) == "a2ui":
+    if sniff(text) == "a2ui" and _OPERATION_KEY.search(text) is not None:
         return (
             "the input holds raw A2UI messages, not AG-UI events: "
             f"`a2ui-stream render {shown}` draws them as a page and "
