@@ -13,14 +13,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import msgspec
 import stream_cases as cases
 from html_tree import Node, parse
+from hypothesis import strategies as st
+from invariants import output_problems
 from msgspec import UNSET
 
+from a2ui_stream import Diagnostic, Limits, PartDiff, Processor, testing
 from a2ui_stream import events as ev
-from a2ui_stream import testing
 from a2ui_stream._engine.reducer import Reducer
-from a2ui_stream._view.model import Card, Page, Section
+from a2ui_stream._view.model import Card, Note, Page, Section, Step
 from a2ui_stream._view.page import render_page
 from a2ui_stream.testing import create_surface as create
 from a2ui_stream.testing import update_components as components
@@ -28,7 +31,7 @@ from a2ui_stream.testing import update_components as components
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from a2ui_stream._state.stream import PartDiff, StreamState
+    from a2ui_stream._state.stream import StreamState
 
 #: The installed ``a2ui-stream`` console script, for tests that run it as a process.
 CONSOLE_SCRIPT = Path(sys.executable).parent / "a2ui-stream"
@@ -100,6 +103,35 @@ def page_of(*elements: Any) -> str:
     return render_page(Page(title="t", sections=(Section(title="Run 1", cards=cards),)))
 
 
+def sample_page(*, timeline: bool = False) -> Page:
+    """A page of one run: a live card with a warning and a removed one, and a note."""
+    first = {"$type": "Text", "value": "first"}
+    second = {"$type": "Text", "value": "second"}
+    live = Card(
+        surface_id="s1",
+        tool_call_id="a2ui:s1",
+        args=second,
+        seq=7,
+        warnings=('A2UI component "x" was not found.',),
+        steps=(Step(seq=3, op="add", args=first), Step(seq=7, op="update", args=second)),
+    )
+    gone = Card(
+        surface_id="s2",
+        tool_call_id="a2ui:s2",
+        args=first,
+        seq=4,
+        removed_at=9,
+        steps=(Step(seq=4, op="add", args=first), Step(seq=9, op="remove")),
+    )
+    return Page(
+        title="rec.jsonl",
+        summary="AG-UI recording",
+        sections=(Section(title="Run 1 of 1", details=("run r1",), cards=(live, gone)),),
+        notes=(Note(severity="error", text="bad line"),),
+        timeline=timeline,
+    )
+
+
 def surface(markup: str) -> Node:
     """The first card's drawn surface."""
     return parse(markup).find("div", "surface")
@@ -119,6 +151,16 @@ def nested(levels: int, leaf: Any = 1) -> Any:
     for _ in range(levels):
         value = [value]
     return value
+
+
+#: Small JSON values of every kind, for the tree modules' properties.
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=2), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
 
 
 def depth_of(value: Any) -> int:
@@ -216,3 +258,94 @@ def fold(
     """Reduce ``events`` from the empty state: the final state, every diff and diagnostic."""
     state, diffs, diagnostics = (reducer or Reducer()).reduce_all(events)
     return state, list(diffs), list(diagnostics)
+
+
+# -- one hostile line between two good ones (the bad-input corpus and its neighbours) -----
+
+
+_encode = msgspec.json.Encoder().encode
+#: The RUN_STARTED line the hostile lines are fed after.
+RUN_LINE = LINES[0]
+
+
+def snapshot_line(message_id: str, operations: Any) -> bytes:
+    """Return an ACTIVITY_SNAPSHOT line carrying ``operations``."""
+    return _encode(
+        {
+            "type": "ACTIVITY_SNAPSHOT",
+            "messageId": message_id,
+            "activityType": "a2ui-surface",
+            "replace": True,
+            "content": {"a2ui_operations": operations},
+        }
+    )
+
+
+def v09_surface(
+    sid: str, components: list[Any] | None = None, data: Any = msgspec.UNSET
+) -> list[dict[str, Any]]:
+    """Return v0.9 operations creating surface ``sid`` (a Text root unless told)."""
+    ops: list[dict[str, Any]] = [
+        {"version": "v0.9", "createSurface": {"surfaceId": sid, "catalogId": "c"}},
+        {
+            "version": "v0.9",
+            "updateComponents": {
+                "surfaceId": sid,
+                "components": components or [{"id": "root", "component": "Text", "text": sid}],
+            },
+        },
+    ]
+    if data is not msgspec.UNSET:
+        ops.append({"version": "v0.9", "updateDataModel": {"surfaceId": sid, "value": data}})
+    return ops
+
+
+def data_op(sid: str, path: Any, value: Any) -> dict[str, Any]:
+    """Return an updateDataModel operation."""
+    return {"version": "v0.9", "updateDataModel": {"surfaceId": sid, "path": path, "value": value}}
+
+
+class Outcome(NamedTuple):
+    """What a stream gave: diffs, diagnostics, and the processor's limits."""
+
+    diffs: list[PartDiff]
+    diagnostics: list[Diagnostic]
+    limits: Limits
+
+    @property
+    def codes(self) -> set[str]:
+        """The distinct diagnostic codes."""
+        return {d.code for d in self.diagnostics}
+
+    def painted(self, surface_id: str) -> dict[str, Any]:
+        """The last args painted for ``surface_id``; fails when it never painted."""
+        found = [d.args for d in self.diffs if d.surface_id == surface_id and d.op != "remove"]
+        assert found, f"surface {surface_id!r} never painted"
+        last = found[-1]
+        assert isinstance(last, dict)
+        return last
+
+
+def run_between(bad: bytes | list[bytes], limits: Limits | None = None) -> Outcome:
+    """Feed ``bad`` (one line or several) between two good snapshots; check the neighbours."""
+    limits = limits or Limits()
+    lines = [bad] if isinstance(bad, bytes) else bad
+    processor = Processor(limits=limits)
+    stream = [
+        RUN_LINE,
+        snapshot_line("before", v09_surface("before")),
+        *lines,
+        snapshot_line("after", v09_surface("after")),
+    ]
+    diffs: list[PartDiff] = []
+    for line in stream:
+        diffs += processor.feed(line + b"\n")
+    diffs += processor.close()
+    outcome = Outcome(diffs, processor.take_diagnostics(), limits)
+    assert outcome.painted("before")["value"] == "before"
+    assert outcome.painted("after")["value"] == "after"
+    assert not output_problems(diffs, limits)
+    for diagnostic in outcome.diagnostics:
+        assert diagnostic.message
+        assert diagnostic.code.count(".") == 1
+    return outcome

@@ -9,102 +9,18 @@ at their boundaries (just under passes, just over gives the documented diagnosti
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import pytest
-from invariants import output_problems
+from helpers import RUN_LINE, Outcome, data_op, run_between, snapshot_line, v09_surface
 
-from a2ui_stream import Diagnostic, Limits, PartDiff, Processor, Severity, decode_event
+from a2ui_stream import Limits, Processor, Severity, decode_event
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 _encode = msgspec.json.Encoder().encode
-_RUN = b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}'
-
-
-def snapshot(message_id: str, operations: Any) -> bytes:
-    """Return an ACTIVITY_SNAPSHOT line carrying ``operations``."""
-    return _encode(
-        {
-            "type": "ACTIVITY_SNAPSHOT",
-            "messageId": message_id,
-            "activityType": "a2ui-surface",
-            "replace": True,
-            "content": {"a2ui_operations": operations},
-        }
-    )
-
-
-def surface(
-    sid: str, components: list[Any] | None = None, data: Any = msgspec.UNSET
-) -> list[dict[str, Any]]:
-    """Return v0.9 operations creating surface ``sid`` (a Text root unless told)."""
-    ops: list[dict[str, Any]] = [
-        {"version": "v0.9", "createSurface": {"surfaceId": sid, "catalogId": "c"}},
-        {
-            "version": "v0.9",
-            "updateComponents": {
-                "surfaceId": sid,
-                "components": components or [{"id": "root", "component": "Text", "text": sid}],
-            },
-        },
-    ]
-    if data is not msgspec.UNSET:
-        ops.append({"version": "v0.9", "updateDataModel": {"surfaceId": sid, "value": data}})
-    return ops
-
-
-def data_op(sid: str, path: Any, value: Any) -> dict[str, Any]:
-    """Return an updateDataModel operation."""
-    return {"version": "v0.9", "updateDataModel": {"surfaceId": sid, "path": path, "value": value}}
-
-
-class Outcome(NamedTuple):
-    """What a stream gave: diffs, diagnostics, and the processor's limits."""
-
-    diffs: list[PartDiff]
-    diagnostics: list[Diagnostic]
-    limits: Limits
-
-    @property
-    def codes(self) -> set[str]:
-        """The distinct diagnostic codes."""
-        return {d.code for d in self.diagnostics}
-
-    def painted(self, surface_id: str) -> dict[str, Any]:
-        """The last args painted for ``surface_id``; fails when it never painted."""
-        found = [d.args for d in self.diffs if d.surface_id == surface_id and d.op != "remove"]
-        assert found, f"surface {surface_id!r} never painted"
-        last = found[-1]
-        assert isinstance(last, dict)
-        return last
-
-
-def run_between(bad: bytes | list[bytes], limits: Limits | None = None) -> Outcome:
-    """Feed ``bad`` (one line or several) between two good snapshots; check the neighbours."""
-    limits = limits or Limits()
-    lines = [bad] if isinstance(bad, bytes) else bad
-    processor = Processor(limits=limits)
-    stream = [
-        _RUN,
-        snapshot("before", surface("before")),
-        *lines,
-        snapshot("after", surface("after")),
-    ]
-    diffs: list[PartDiff] = []
-    for line in stream:
-        diffs += processor.feed(line + b"\n")
-    diffs += processor.close()
-    outcome = Outcome(diffs, processor.take_diagnostics(), limits)
-    assert outcome.painted("before")["value"] == "before"
-    assert outcome.painted("after")["value"] == "after"
-    assert not output_problems(diffs, limits)
-    for diagnostic in outcome.diagnostics:
-        assert diagnostic.message
-        assert diagnostic.code.count(".") == 1
-    return outcome
 
 
 def _deep(levels: int) -> bytes:
@@ -113,27 +29,27 @@ def _deep(levels: int) -> bytes:
 
 def _million_items() -> bytes:
     items = b"[" + b"0," * 999_999 + b"0]"
-    ops = surface(
+    ops = v09_surface(
         "many",
         [
             {"id": "root", "component": "List", "children": {"componentId": "i", "path": "/items"}},
             {"id": "i", "component": "Text", "text": "item"},
         ],
     )
-    line = snapshot("many", [*ops, data_op("many", "/items", 0)])
+    line = snapshot_line("many", [*ops, data_op("many", "/items", 0)])
     return line.replace(b'"value":0}', b'"value":' + items + b"}")
 
 
 #: name -> (line(s) builder, expected diagnostic codes).
 CASES: dict[str, tuple[Callable[[], bytes | list[bytes]], set[str]]] = {
     "truncated JSON": (lambda: b'{"type":"RUN_STARTED","thr', {"json.invalid"}),
-    "truncated snapshot": (lambda: snapshot("x", surface("x"))[:-9], {"json.invalid"}),
+    "truncated snapshot": (lambda: snapshot_line("x", v09_surface("x"))[:-9], {"json.invalid"}),
     "invalid UTF-8": (
         lambda: b'{"type":"CUSTOM","name":"\xff\xfe","value":1}',
         {"json.invalid_utf8"},
     ),
     "overlong UTF-8 in content": (
-        lambda: snapshot("x", surface("x")).replace(b'"text":"x"', b'"text":"\xc0\xaf"'),
+        lambda: snapshot_line("x", v09_surface("x")).replace(b'"text":"x"', b'"text":"\xc0\xaf"'),
         {"json.invalid_utf8"},
     ),
     "BOM mid-stream": (
@@ -155,12 +71,14 @@ CASES: dict[str, tuple[Callable[[], bytes | list[bytes]], set[str]]] = {
     ),
     "1e400": (lambda: b'{"type":"CUSTOM","name":"n","value":1e400}', {"event.field_ignored"}),
     "1e400 in a data model": (
-        lambda: snapshot("x", surface("x")).replace(b'"catalogId":"c"', b'"catalogId":1e400'),
+        lambda: snapshot_line("x", v09_surface("x")).replace(
+            b'"catalogId":"c"', b'"catalogId":1e400'
+        ),
         {"op.invalid_json", "op.missing_surface"},
     ),
     "not an object": (lambda: b"[1,2,3]", {"json.not_object"}),
     "type not a string": (lambda: b'{"type":5}', {"event.invalid"}),
-    "empty operations": (lambda: snapshot("x", []), set()),
+    "empty operations": (lambda: snapshot_line("x", []), set()),
     "operations not a list": (
         lambda: (
             b'{"type":"ACTIVITY_SNAPSHOT","messageId":"x","activityType":"a2ui-surface",'
@@ -175,12 +93,15 @@ CASES: dict[str, tuple[Callable[[], bytes | list[bytes]], set[str]]] = {
         ),
         {"event.invalid"},
     ),
-    "operation not an object": (lambda: snapshot("x", [5, "s", None, []]), {"op.malformed"}),
-    "operation with no kind": (lambda: snapshot("x", [{"version": "v0.9"}]), {"op.no_operation"}),
+    "operation not an object": (lambda: snapshot_line("x", [5, "s", None, []]), {"op.malformed"}),
+    "operation with no kind": (
+        lambda: snapshot_line("x", [{"version": "v0.9"}]),
+        {"op.no_operation"},
+    ),
     "component cycle": (
-        lambda: snapshot(
+        lambda: snapshot_line(
             "x",
-            surface(
+            v09_surface(
                 "x",
                 [
                     {"id": "root", "component": "Column", "children": ["a"]},
@@ -191,9 +112,9 @@ CASES: dict[str, tuple[Callable[[], bytes | list[bytes]], set[str]]] = {
         {"convert.cycle"},
     ),
     "template over itself": (
-        lambda: snapshot(
+        lambda: snapshot_line(
             "x",
-            surface(
+            v09_surface(
                 "x",
                 [
                     {
@@ -209,27 +130,29 @@ CASES: dict[str, tuple[Callable[[], bytes | list[bytes]], set[str]]] = {
     ),
     "template over a million items": (_million_items, {"convert.template_cap"}),
     "pointer without leading slash": (
-        lambda: snapshot("x", [*surface("x", data={}), data_op("x", "a/b", 1)]),
+        lambda: snapshot_line("x", [*v09_surface("x", data={}), data_op("x", "a/b", 1)]),
         {"op.bad_path"},
     ),
     "pointer with leading zero index": (
-        lambda: snapshot("x", [*surface("x", data={"a": [1, 2]}), data_op("x", "/a/01", 1)]),
+        lambda: snapshot_line(
+            "x", [*v09_surface("x", data={"a": [1, 2]}), data_op("x", "/a/01", 1)]
+        ),
         {"op.bad_path"},
     ),
     "pointer with a bare tilde": (
-        lambda: snapshot("x", [*surface("x", data={}), data_op("x", "/~2", 1)]),
+        lambda: snapshot_line("x", [*v09_surface("x", data={}), data_op("x", "/~2", 1)]),
         {"op.bad_path"},
     ),
     "pointer path not a string": (
-        lambda: snapshot("x", [*surface("x", data={}), data_op("x", [], 1)]),
+        lambda: snapshot_line("x", [*v09_surface("x", data={}), data_op("x", [], 1)]),
         {"op.bad_path"},
     ),
     "pointer word into an array": (
-        lambda: snapshot("x", [*surface("x", data={"a": [1]}), data_op("x", "/a/b", 1)]),
+        lambda: snapshot_line("x", [*v09_surface("x", data={"a": [1]}), data_op("x", "/a/b", 1)]),
         {"op.bad_path"},
     ),
     "update of a missing surface": (
-        lambda: snapshot("x", [data_op("nowhere", "/a", 1)]),
+        lambda: snapshot_line("x", [data_op("nowhere", "/a", 1)]),
         {"op.missing_surface"},
     ),
 }
@@ -286,14 +209,14 @@ def _wrong_type_cases() -> dict[str, tuple[bytes, set[str]]]:
             for wrong in (5, [], {}, True, None):
                 if type(wrong) is type(body[key]) or (key == "path" and wrong is None):
                     continue
-                ops = [*surface("w"), {"version": "v0.9", kind: {**body, key: wrong}}]
-                out[f"{kind}.{key}={json.dumps(wrong)}"] = (snapshot("w", ops), {code})
+                ops = [*v09_surface("w"), {"version": "v0.9", kind: {**body, key: wrong}}]
+                out[f"{kind}.{key}={json.dumps(wrong)}"] = (snapshot_line("w", ops), {code})
     for wrong in (5, None, [], {}, True):
-        ops = [*surface("w"), {"version": wrong, "deleteSurface": {"surfaceId": "w"}}]
-        out[f"version={json.dumps(wrong)}"] = (snapshot("w", ops), {"op.unsupported_version"})
+        ops = [*v09_surface("w"), {"version": wrong, "deleteSurface": {"surfaceId": "w"}}]
+        out[f"version={json.dumps(wrong)}"] = (snapshot_line("w", ops), {"op.unsupported_version"})
         for key in ("id", "component"):
             component: dict[str, Any] = {"id": "root", "component": "Text", "text": "t", key: wrong}
-            line = snapshot("w", surface("w", [component]))
+            line = snapshot_line("w", v09_surface("w", [component]))
             out[f"component.{key}={json.dumps(wrong)}"] = (
                 line,
                 {"component.malformed", "convert.root_missing"},
@@ -348,8 +271,8 @@ class TestCorpus:
     @pytest.mark.parametrize("number", [b"1e400", b"-1e999"])
     def test_delta_after_an_undecodable_operation(self, number: bytes) -> None:
         """A delta on a snapshot holding an out-of-range number applies; nothing raises."""
-        ops = [*surface("n"), data_op("n", "/x", 0)]
-        line = snapshot("n", ops).replace(b'"value":0', b'"value":' + number)
+        ops = [*v09_surface("n"), data_op("n", "/x", 0)]
+        line = snapshot_line("n", ops).replace(b'"value":0', b'"value":' + number)
         append = {"op": "add", "path": "/a2ui_operations/-", "value": data_op("n", "/y", 1)}
         delta = _encode(
             {
@@ -366,7 +289,9 @@ class TestCorpus:
     def test_bom_at_start_is_accepted(self) -> None:
         """A BOM before the first line is skipped, unlike one mid-stream."""
         processor = Processor()
-        diffs = processor.feed(b"\xef\xbb\xbf" + _RUN + b"\n" + snapshot("m", surface("s")) + b"\n")
+        diffs = processor.feed(
+            b"\xef\xbb\xbf" + RUN_LINE + b"\n" + snapshot_line("m", v09_surface("s")) + b"\n"
+        )
         assert [d.surface_id for d in diffs] == ["s"]
         assert processor.take_diagnostics() == []
 
@@ -377,7 +302,7 @@ class TestAcceptedOddities:
     def test_negative_zero_prints_as_zero(self) -> None:
         """-0 in the data model is a number and prints as JavaScript prints it: "0"."""
         text = {"id": "root", "component": "Text", "text": {"path": "/n"}}
-        outcome = run_between(snapshot("z", surface("z", [text], {"n": -0.0})))
+        outcome = run_between(snapshot_line("z", v09_surface("z", [text], {"n": -0.0})))
         assert outcome.codes == set()
         assert outcome.painted("z")["value"] == "0"
 
@@ -389,7 +314,9 @@ class TestAcceptedOddities:
 
     def test_duplicate_keys_in_an_operation(self) -> None:
         """A duplicated text prop paints its last value."""
-        line = snapshot("d", surface("d")).replace(b'"text":"d"', b'"text":"first","text":"last"')
+        line = snapshot_line("d", v09_surface("d")).replace(
+            b'"text":"d"', b'"text":"first","text":"last"'
+        )
         outcome = run_between(line)
         assert outcome.painted("d")["value"] == "last"
 
@@ -408,12 +335,12 @@ class TestAcceptedOddities:
         """~0, ~1, -, and empty segments write where RFC 6901 says."""
         text = {"id": "root", "component": "Text", "text": {"path": "/out"}}
         ops = [
-            *surface("p", [text], {"src": data}),
+            *v09_surface("p", [text], {"src": data}),
             data_op("p", "/src", data),
             data_op("p", "/src" + path, 7),
         ]
         processor = Processor()
-        processor.feed(_RUN + b"\n" + snapshot("p", ops) + b"\n")
+        processor.feed(RUN_LINE + b"\n" + snapshot_line("p", ops) + b"\n")
         processor.close()
         run = processor.run()
         assert run is not None
@@ -430,7 +357,7 @@ class TestAcceptedOddities:
             {"id": "__proto__", "component": "Column", "children": ["constructor"]},
             {"id": "constructor", "component": "Text", "text": "hasOwnProperty"},
         ]
-        outcome = run_between(snapshot("__proto__", surface("__proto__", components)))
+        outcome = run_between(snapshot_line("__proto__", v09_surface("__proto__", components)))
         assert outcome.codes == set()
         args = outcome.painted("__proto__")
         assert args["children"][0]["children"][0]["value"] == "hasOwnProperty"
@@ -440,7 +367,7 @@ class TestAcceptedOddities:
         """A hundred thousand unreferenced components cost nothing in the output."""
         components = [{"id": f"c{i}", "component": "Text", "text": "x"} for i in range(100_000)]
         components.append({"id": "root", "component": "Text", "text": "root"})
-        outcome = run_between(snapshot("h", surface("h", components)))
+        outcome = run_between(snapshot_line("h", v09_surface("h", components)))
         assert outcome.painted("h")["value"] == "root"
 
 
@@ -464,10 +391,10 @@ class TestLimits:
         """A real 100 MB line is skipped with line.too_long, held at most once in memory."""
         processor = Processor()
         chunk = b"a" * (1 << 20)
-        processor.feed(_RUN + b'\n{"type":"CUSTOM","name":"big","value":"')
+        processor.feed(RUN_LINE + b'\n{"type":"CUSTOM","name":"big","value":"')
         for _ in range(100):
             assert processor.feed(chunk) == []
-        diffs = processor.feed(b'"}\n' + snapshot("after", surface("after")) + b"\n")
+        diffs = processor.feed(b'"}\n' + snapshot_line("after", v09_surface("after")) + b"\n")
         assert [d.surface_id for d in diffs] == ["after"]
         assert [d.code for d in processor.take_diagnostics()] == ["line.too_long"]
 
@@ -477,17 +404,17 @@ class TestLimits:
         fits = {"s": "a" * 92}
         assert len(_encode(fits)) == 100
         text = {"id": "root", "component": "Text", "text": {"path": "/s"}}
-        ok = run_between(snapshot("d", surface("d", [text], fits)), limits)
+        ok = run_between(snapshot_line("d", v09_surface("d", [text], fits)), limits)
         assert ok.codes == set()
         assert ok.painted("d")["value"] == "a" * 92
-        over = run_between(snapshot("d", surface("d", [text], {"s": "a" * 93})), limits)
+        over = run_between(snapshot_line("d", v09_surface("d", [text], {"s": "a" * 93})), limits)
         assert over.codes == {"limit.data_model_bytes"}
 
     def test_data_model_bytes_grows_by_writes(self) -> None:
         """Small writes that together pass the limit are refused from the first one over."""
         limits = Limits(max_data_model_bytes=200)
-        ops = [*surface("g", data={})] + [data_op("g", f"/k{i}", "x" * 20) for i in range(10)]
-        outcome = run_between(snapshot("g", ops), limits)
+        ops = [*v09_surface("g", data={})] + [data_op("g", f"/k{i}", "x" * 20) for i in range(10)]
+        outcome = run_between(snapshot_line("g", ops), limits)
         assert outcome.codes == {"limit.data_model_bytes"}
         fitting = max(
             n for n in range(11) if len(_encode({f"k{i}": "x" * 20 for i in range(n)})) <= 200
@@ -498,25 +425,27 @@ class TestLimits:
     def test_operations(self) -> None:
         """max_operations operations apply; one more is skipped with limit.operations."""
         limits = Limits(max_operations=5)
-        ops = surface("o") + [data_op("o", f"/k{i}", i) for i in range(3)]
-        assert run_between(snapshot("o", ops), limits).codes == set()
-        over = run_between(snapshot("o", [*ops, data_op("o", "/late", 1)]), limits)
+        ops = v09_surface("o") + [data_op("o", f"/k{i}", i) for i in range(3)]
+        assert run_between(snapshot_line("o", ops), limits).codes == set()
+        over = run_between(snapshot_line("o", [*ops, data_op("o", "/late", 1)]), limits)
         assert over.codes == {"limit.operations"}
 
     def test_live_surfaces(self) -> None:
         """max_live_surfaces surfaces live in one snapshot; one more is limit.live_surfaces."""
         limits = Limits(max_live_surfaces=2)
-        two = surface("s1") + surface("s2")
-        ok = run_between(snapshot("m", two), limits)
+        two = v09_surface("s1") + v09_surface("s2")
+        ok = run_between(snapshot_line("m", two), limits)
         assert ok.codes == set()
-        over = run_between(snapshot("m", [*two, *surface("s3")]), limits)
+        over = run_between(snapshot_line("m", [*two, *v09_surface("s3")]), limits)
         assert over.codes == {"limit.live_surfaces", "op.missing_surface"}
         assert "s3" not in {d.surface_id for d in over.diffs}
 
     def test_live_surfaces_count_per_message(self) -> None:
         """The limit counts one activity message's surfaces, not the whole run's."""
         limits = Limits(max_live_surfaces=1)
-        outcome = run_between([snapshot("m1", surface("a")), snapshot("m2", surface("b"))], limits)
+        outcome = run_between(
+            [snapshot_line("m1", v09_surface("a")), snapshot_line("m2", v09_surface("b"))], limits
+        )
         assert outcome.codes == set()
         assert {"a", "b"} <= {d.surface_id for d in outcome.diffs}
 
@@ -524,8 +453,8 @@ class TestLimits:
         """A deleted surface frees its slot for the next one."""
         limits = Limits(max_live_surfaces=1)
         delete = {"version": "v0.9", "deleteSurface": {"surfaceId": "s1"}}
-        ops = [*surface("s1"), delete, *surface("s2")]
-        assert run_between(snapshot("m", ops), limits).codes == set()
+        ops = [*v09_surface("s1"), delete, *v09_surface("s2")]
+        assert run_between(snapshot_line("m", ops), limits).codes == set()
 
     @pytest.mark.parametrize(
         ("component", "key"),
@@ -550,7 +479,7 @@ class TestLimits:
 
         def paint(fill: str) -> Outcome:
             return run_between(
-                snapshot("t", surface("t", [json.loads(raw.replace("{s}", fill))])), limits
+                snapshot_line("t", v09_surface("t", [json.loads(raw.replace("{s}", fill))])), limits
             )
 
         under = paint("a")

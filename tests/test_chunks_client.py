@@ -21,9 +21,8 @@ import json
 import os
 from typing import Any
 
-from chunk_cases import generate_case
+from chunk_cases import RULES, generate_case
 from installed_peers import node_peer, run_node
-from test_chunks import RULES
 
 from a2ui_stream._wire.chunks import OpenChunks, expand
 from a2ui_stream._wire.codec import encode_event, read_event

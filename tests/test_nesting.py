@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import pytest
 import stream_cases as cases
-from helpers import depth_of, nested
-from test_bad_input import data_op, run_between, snapshot, surface
+from helpers import data_op, depth_of, nested, run_between, snapshot_line, v09_surface
 
 from a2ui_stream import Diagnostic, Limits, MemoryLog, Processor, Reducer, replay
 from a2ui_stream._convert.functions import MAX_NESTING
@@ -67,7 +66,7 @@ class TestReproducers:
     @pytest.mark.parametrize("segments", [65, 494, 495, 600, 10_000, 200_000])
     def test_deep_path(self, segments: int) -> None:
         """``deep_path.py N``: a write through N path segments is skipped with a diagnostic."""
-        line = snapshot("x", [*surface("x"), data_op("x", "/a" * segments, 1)])
+        line = snapshot_line("x", [*v09_surface("x"), data_op("x", "/a" * segments, 1)])
         outcome = run_between(line)
         assert outcome.codes == {DEPTH}
         [problem] = outcome.diagnostics
@@ -112,24 +111,25 @@ class TestReproducers:
         path = "/a" * 600
         text = {"id": "root", "component": "Text", "text": {"path": "/a"}}
         lines: dict[str, list[bytes]] = {
-            "dm_path": [snapshot("x", [*surface("x"), data_op("x", path, 1)])],
+            "dm_path": [snapshot_line("x", [*v09_surface("x"), data_op("x", path, 1)])],
             "binding_path": [
-                snapshot(
-                    "x", surface("x", [{"id": "root", "component": "Text", "text": {"path": path}}])
+                snapshot_line(
+                    "x",
+                    v09_surface("x", [{"id": "root", "component": "Text", "text": {"path": path}}]),
                 )
             ],
             "delta_patch_path": [
-                snapshot("x", surface("x")),
+                snapshot_line("x", v09_surface("x")),
                 delta("x", [{"op": "add", "path": "/x" + path, "value": 1}]),
             ],
             "delta_test_path": [
-                snapshot("x", surface("x")),
+                snapshot_line("x", v09_surface("x")),
                 delta("x", [{"op": "test", "path": "/x" + path, "value": 1}]),
             ],
             "template_path": [
-                snapshot(
+                snapshot_line(
                     "x",
-                    surface(
+                    v09_surface(
                         "x",
                         [
                             {
@@ -143,7 +143,7 @@ class TestReproducers:
                 )
             ],
             "v08_dm_path": [
-                snapshot(
+                snapshot_line(
                     "x",
                     [
                         {
@@ -169,19 +169,19 @@ class TestReproducers:
                 )
             ],
             "model_depth_950_steps": [
-                snapshot("x", surface("x", [text], {"a": nested(900, [])})),
-                snapshot(
+                snapshot_line("x", v09_surface("x", [text], {"a": nested(900, [])})),
+                snapshot_line(
                     "x",
                     [
-                        *surface("x", [text], {"a": nested(900, [])}),
+                        *v09_surface("x", [text], {"a": nested(900, [])}),
                         data_op("x", "/a" + "/0" * 899, nested(900)),
                     ],
                 ),
             ],
             "action_context_path": [
-                snapshot(
+                snapshot_line(
                     "x",
-                    surface(
+                    v09_surface(
                         "x",
                         [
                             {
@@ -213,7 +213,7 @@ class TestDepthLimit:
     def test_default_is_64(self) -> None:
         """The default bound, and a path of exactly 64 segments to a scalar passes it."""
         assert Limits().max_data_depth == 64
-        ok = snapshot("x", [*surface("x"), data_op("x", "/a" * 64, 1)])
+        ok = snapshot_line("x", [*v09_surface("x"), data_op("x", "/a" * 64, 1)])
         assert run_between(ok).codes == set()
         assert run_between(ok.replace(b'"value":1', b'"value":[1]')).codes == {DEPTH}
 
@@ -222,19 +222,21 @@ class TestDepthLimit:
         """Path segments and the value's nesting add up to at most the limit."""
         path = "".join(f"/k{i}" for i in range(segments))
         value = nested(levels) if segments else {"k": nested(levels - 1)}
-        assert self.run(snapshot("x", [*surface("x"), data_op("x", path, value)])) == set()
+        assert self.run(snapshot_line("x", [*v09_surface("x"), data_op("x", path, value)])) == set()
         deeper = nested(levels + 1) if segments else {"k": nested(levels)}
-        assert self.run(snapshot("x", [*surface("x"), data_op("x", path, deeper)])) == {DEPTH}
+        assert self.run(snapshot_line("x", [*v09_surface("x"), data_op("x", path, deeper)])) == {
+            DEPTH
+        }
 
     def test_refused_write_leaves_the_model(self) -> None:
         """A write past the limit changes nothing; the writes around it apply."""
         text = {"id": "root", "component": "Text", "text": {"path": "/b"}}
         ops = [
-            *surface("x", [text], {"b": "kept"}),
+            *v09_surface("x", [text], {"b": "kept"}),
             data_op("x", "/a", nested(6)),
             data_op("x", "/c", 1),
         ]
-        outcome = run_between(snapshot("x", ops), self.LIMITS)
+        outcome = run_between(snapshot_line("x", ops), self.LIMITS)
         assert outcome.codes == {DEPTH}
         assert outcome.painted("x")["value"] == "kept"
 
@@ -243,7 +245,9 @@ class TestDepthLimit:
         fits = {"id": "a", "component": "Text", "text": "a", "extra": nested(5)}
         over = {"id": "b", "component": "Text", "text": "b", "extra": nested(6)}
         column = {"id": "root", "component": "Column", "children": ["a", "b"]}
-        outcome = run_between(snapshot("x", surface("x", [column, fits, over])), self.LIMITS)
+        outcome = run_between(
+            snapshot_line("x", v09_surface("x", [column, fits, over])), self.LIMITS
+        )
         assert outcome.codes == {DEPTH, "convert.component_missing"}
         [problem] = [d for d in outcome.diagnostics if d.code == DEPTH]
         assert problem.component_id == "b"
@@ -255,7 +259,7 @@ class TestDepthLimit:
             "version": "v1.0",
             "createSurface": {"surfaceId": "x", "catalogId": "c", "dataModel": {"a": nested(6)}},
         }
-        assert DEPTH in self.run(snapshot("x", [create]))
+        assert DEPTH in self.run(snapshot_line("x", [create]))
 
     def test_v08_contents_and_components(self) -> None:
         """v0.8 merges ``contents`` under a path, and deep BoundValues are refused."""
@@ -274,7 +278,7 @@ class TestDepthLimit:
                 }
             },
         ]
-        outcome = run_between(snapshot("x", ops), self.LIMITS)
+        outcome = run_between(snapshot_line("x", ops), self.LIMITS)
         assert outcome.codes == {DEPTH, "convert.root_missing"}
         assert len([d for d in outcome.diagnostics if d.code == DEPTH]) == 2
 
@@ -283,9 +287,14 @@ class TestDepthLimit:
         text = {"id": "root", "component": "Text", "text": {"path": "/a/0"}}
         wide = {"a": [str(i) for i in range(50)], "b": nested(5)}  # 6 levels: the limit
         deep = {**wide, "b": nested(6)}
-        first = snapshot("x", surface("x", [text], wide))
-        assert self.run([first, snapshot("x", surface("x", [text], {**wide, "c": 1}))]) == set()
-        outcome = run_between([first, snapshot("x", surface("x", [text], deep))], self.LIMITS)
+        first = snapshot_line("x", v09_surface("x", [text], wide))
+        assert (
+            self.run([first, snapshot_line("x", v09_surface("x", [text], {**wide, "c": 1}))])
+            == set()
+        )
+        outcome = run_between(
+            [first, snapshot_line("x", v09_surface("x", [text], deep))], self.LIMITS
+        )
         # The snapshot rebuilds the surface; the one write it carries is skipped.
         assert outcome.codes == {DEPTH}
         assert outcome.painted("x")["value"] == ""
@@ -348,7 +357,7 @@ class TestDepthLimit:
     def test_delta_at_the_limit(self, patch: list[dict[str, Any]], fits: bool) -> None:
         """A patch may nest content 5 levels past the limit (a component's place); no more."""
         text = {"id": "root", "component": "Text", "text": {"path": "/k"}}
-        first = snapshot("x", surface("x", [text], {"k": "v"}))
+        first = snapshot_line("x", v09_surface("x", [text], {"k": "v"}))
         outcome = run_between([first, delta("x", patch)], self.LIMITS)
         if fits:  # the patch applies; the data write it makes is then checked as any other
             assert outcome.codes <= {DEPTH, "convert.prop_invalid"}
@@ -371,7 +380,7 @@ class TestDepthLimit:
     def test_repeated_deltas_cannot_deepen_content(self) -> None:
         """Each delta nests one level deeper; they stop at the bound, never past it."""
         text = {"id": "root", "component": "Text", "text": {"path": "/k"}}
-        lines = [snapshot("x", surface("x", [text], {"k": "v"}))]
+        lines = [snapshot_line("x", v09_surface("x", [text], {"k": "v"}))]
         path = "/a2ui_operations/2/updateDataModel/value/n"
         for _ in range(40):
             lines.append(delta("x", [{"op": "add", "path": path, "value": []}]))
@@ -412,7 +421,7 @@ class TestDepthLimit:
 
     def test_history(self) -> None:
         """MESSAGES_SNAPSHOT: deep activity content is refused, deep user text never read."""
-        operations = [*surface("h"), data_op("h", "/a", nested(80))]
+        operations = [*v09_surface("h"), data_op("h", "/a", nested(80))]
         messages = [
             {"role": "user", "id": "u", "content": [{"type": "text", "deep": nested(900)}]},
             {"role": "assistant", "id": "a", "content": "hi"},
@@ -438,7 +447,7 @@ class TestDepthLimit:
                 ActivityMessage(
                     id="ok",
                     activity_type="a2ui-surface",
-                    content={"a2ui_operations": surface("h")},
+                    content={"a2ui_operations": v09_surface("h")},
                 ),
             ]
         )
@@ -456,7 +465,7 @@ class TestTextNesting:
             "component": "Text",
             "text": {"call": "formatString", "args": {"value": value}},
         }
-        outcome = run_between(snapshot("f", surface("f", [text], data)))
+        outcome = run_between(snapshot_line("f", v09_surface("f", [text], data)))
         return outcome.painted("f")["value"], outcome.codes
 
     def test_nesting_at_the_limit(self) -> None:
@@ -501,8 +510,8 @@ class TestStack:
             return {"deep": nested(limit - 1, leaf)}
 
         lines = [
-            snapshot("m", surface("s", comps, data(1))),
-            snapshot("m", surface("s", comps, data(2))),
+            snapshot_line("m", v09_surface("s", comps, data(1))),
+            snapshot_line("m", v09_surface("s", comps, data(2))),
             delta(
                 "m",
                 [
@@ -586,9 +595,9 @@ class TestContainment:
 
     LINES = (
         _encode(cases.run_started("r")),
-        snapshot("before", surface("before")),
-        snapshot("boom", surface("boom")),
-        snapshot("after", surface("after")),
+        snapshot_line("before", v09_surface("before")),
+        snapshot_line("boom", v09_surface("boom")),
+        snapshot_line("after", v09_surface("after")),
     )
 
     def test_reducer_contains_a_bug(self, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -623,7 +632,7 @@ class TestContainment:
         assert [d for r in replayed for d in r.diffs] == live
         assert [d.code for r in replayed for d in r.diagnostics] == ["core.internal_error"]
         resumed = Processor(state=replayed[-1].state, log=log)
-        more = resumed.feed(snapshot("later", surface("later")) + b"\n")
+        more = resumed.feed(snapshot_line("later", v09_surface("later")) + b"\n")
         assert [d.seq for d in more] == [4]
 
     def test_decoder_contains_a_bug(self, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -704,9 +713,9 @@ class TestCommandLine:
 
     @pytest.fixture
     def streams(self, tmp_path: Path) -> tuple[Path, bytes]:
-        bad = snapshot("x", [*surface("x"), data_op("x", "/a" * 600, 1)])
+        bad = snapshot_line("x", [*v09_surface("x"), data_op("x", "/a" * 600, 1)])
         # What the bad line must amount to: itself without the write it cannot make.
-        harmless = snapshot("x", surface("x"))
+        harmless = snapshot_line("x", v09_surface("x"))
         path = tmp_path / "in.jsonl"
         path.write_bytes(cases.RECORDING + bad + b"\n" + cases.RECORDING)
         reference = Processor()
@@ -767,7 +776,7 @@ class TestCommandLine:
         first, err = capsysbinary.readouterr()
         assert b"core.internal_error" in err
         more = tmp_path / "more.jsonl"
-        more.write_bytes(snapshot("later", surface("later")) + b"\n")
+        more.write_bytes(snapshot_line("later", v09_surface("later")) + b"\n")
         assert main(["process", "--log", str(log), str(more)]) == 0
         second, _ = capsysbinary.readouterr()
         assert [json.loads(line)["seq"] for line in second.splitlines()] == [4]

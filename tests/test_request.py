@@ -149,23 +149,6 @@ class TestA2uiRequestContext:
         assert "draw" in entry.value
         assert "render_a2ui" not in entry.value
 
-    def test_guide_covers_the_topics(self) -> None:
-        """The guide names the arguments, the catalog rule, root, bindings and templates."""
-        text = render_tool_guide("render_a2ui")
-        for needle in (
-            "`surfaceId`",
-            "`components`",
-            "`data`",
-            "`catalogId`",
-            '"root"',
-            '{"path": "/customer/name"}',
-            '"componentId"',
-            "Rules for a valid call",
-        ):
-            assert needle in text
-        example = text.split("```json\n", 1)[1].split("\n```", 1)[0]
-        assert json.loads(example) == GUIDE_EXAMPLE
-
     def test_guidelines_off(self) -> None:
         """With guidelines off only the schema entry is added."""
         assert A2uiRequest(CATALOG, guidelines=False).context() == [catalog_context(CATALOG)]
