@@ -1,4 +1,5 @@
-"""Shared fixtures: where the reference data from ``../shared`` lives, the command line."""
+"""Shared fixtures: where the reference data from ``../shared`` lives, the command line,
+an archive on disk."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from archive_cases import Archive, build
 from helpers import Result
 from helpers import write as write_file
 from hypothesis import HealthCheck, settings
@@ -64,3 +66,10 @@ def write(tmp_path: Path) -> Callable[[str, bytes], Path]:
         return write_file(tmp_path, name, data)
 
     return make
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Archive:
+    """A small archive of recordings on disk (``archive_cases.build``), once per module."""
+    root = tmp_path_factory.mktemp("archive") / "archive"
+    return root, build(root)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 import stream_cases as cases
+from archive_cases import frames
 from html_tree import Node, parse
 from hypothesis import strategies as st
 from invariants import output_problems
@@ -208,6 +209,11 @@ def many_cards(count: int) -> bytes:
             {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
         ]
     )
+
+
+def payloads(data: bytes) -> list[bytes]:
+    """The event payloads of a recording (JSONL or SSE), in order."""
+    return [frame.payload for frame in frames(data)]
 
 
 def events_of(data: bytes) -> list[dict[str, Any]]:

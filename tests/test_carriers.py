@@ -16,7 +16,6 @@ from a2ui_stream import (
     outbound_messages,
 )
 from a2ui_stream._engine.carriers import BASIC_CATALOG_ID
-from a2ui_stream._engine.toolkit import structural_errors
 
 LIST_ARGS = {
     "surfaceId": "flights",
@@ -428,27 +427,6 @@ class TestValues:
         drawn = [(p.surface_id, p.args) for p in first.runs[-1].parts.values()]
         assert drawn == [(p.surface_id, p.args) for p in again.runs[-1].parts.values()]
         assert len(drawn[0][1]["children"]) == 6
-
-
-class TestToolkitCheck:
-    def test_errors_in_the_toolkit_order(self) -> None:
-        components = [
-            {"id": "a", "component": "Row", "children": ["b", "zz"]},
-            {"id": "b", "component": "Row", "child": "a"},
-            {"id": "c", "component": ""},
-            {"id": "c", "component": "Text"},
-        ]
-        assert [(e["code"], e["path"]) for e in structural_errors(components)] == [
-            ("duplicate_id", "components[id=c]"),
-            ("unresolved_child", "components[0].children[1]"),
-            ("missing_component_type", "components[2].component"),
-            ("child_cycle", "components[id=a]"),
-            ("no_root", "components"),
-        ]
-        assert (
-            structural_errors(components)[3]["message"]
-            == "Child reference cycle detected: a -> b -> a"
-        )
 
 
 class TestHistory:

@@ -24,7 +24,6 @@ from helpers import CONSOLE_SCRIPT, Result
 from sdk_agent import SdkAgent, Turn, free_port, recording_runs
 
 from a2ui_stream import SCHEMA_CONTEXT_DESCRIPTION
-from a2ui_stream._shell.chat import outline
 from a2ui_stream._shell.live import EXIT_CODES, EXIT_INTERRUPTED
 from a2ui_stream.errors import (
     AgentContentTypeError,
@@ -433,17 +432,3 @@ def read_until(fd: int, marker: bytes) -> bytes:
         if ready:
             seen += os.read(fd, 4096)
     return seen
-
-
-def test_the_prompt_loop_shows_agent_text_escaped() -> None:
-    """Surface ids, types and names an agent wrote are shown with their controls escaped."""
-    from a2ui_stream import Part  # noqa: PLC0415 - only this test needs it
-
-    part = Part(
-        surface_id="s\x1b[31m",
-        message_id="m",
-        tool_call_id="a2ui:s",
-        args={"$type": "Input\x07", "name": "q\u202e", "children": []},
-    )
-    lines = outline(part, [])
-    assert lines == [r"[s\x1b[31m]", r"  Input\x07 [q\u202e=]"]

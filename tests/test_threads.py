@@ -1,26 +1,21 @@
-"""The engine-free archive API: keying, thread naming, the thread fold and its summary."""
+"""The thread fold (``_engine.threads``): keying, thread naming, folding a thread."""
 
 from __future__ import annotations
 
 import json
-import pickle
 import random
 from typing import TYPE_CHECKING
 
 import msgspec
 import pytest
-from archive_cases import ENCODE, Archive, build, frames, reference, threads
-from hypothesis import given
-from hypothesis import strategies as st
+from archive_cases import ENCODE, Archive, reference, threads
+from helpers import payloads
 from stream_cases import LIFECYCLE, RECORDING, line, run_started, snapshot, to_sse
 
-from a2ui_stream._engine import summary as sums
-from a2ui_stream._engine.reorder import Codec, Progress, give_up, step
 from a2ui_stream._engine.threads import (
     ENVELOPE_INVALID,
     Keyed,
     ThreadFold,
-    ThreadResult,
     envelope_line,
     find_thread,
     fold_thread,
@@ -33,16 +28,6 @@ from a2ui_stream._wire.diagnostics import Diagnostic
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
-
-
-def payloads(data: bytes) -> list[bytes]:
-    return [frame.payload for frame in frames(data)]
-
-
-@pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, bytes]]:
-    root = tmp_path_factory.mktemp("archive") / "archive"
-    return root, build(root)
 
 
 class TestFoldEqualsProcessFinal:
@@ -239,108 +224,3 @@ class TestThreadNaming:
     )
     def test_file_names(self, path: str, name: str) -> None:
         assert thread_name(path) == name
-
-
-class TestReorder:
-    @given(st.permutations(range(12)), st.lists(st.integers(0, 11), max_size=6))
-    def test_releases_in_seq_order_whatever_the_arrival(
-        self, order: list[int], repeats: list[int]
-    ) -> None:
-        progress, released = Progress(), []
-        for seq in [*order, *repeats]:
-            progress, ready = step(progress, seq, b"e%d" % seq)
-            released.extend(ready)
-        assert released == [(seq, b"e%d" % seq) for seq in range(12)]
-        assert (progress.next_seq, progress.pending, progress.duplicates) == (12, {}, len(repeats))
-
-    def test_give_up_goes_past_gaps(self) -> None:
-        progress = Progress()
-        for seq in (0, 3, 4, 7):
-            progress, _ = step(progress, seq, b"%d" % seq)
-        after, released = give_up(progress)
-        assert [seq for seq, _ in released] == [3, 4, 7]
-        assert (after.next_seq, after.missing, after.pending) == (8, 4, {})  # 1, 2, 5, 6
-        late, ready = step(after, 5, b"5")
-        assert (ready, late.duplicates) == ([], 1)
-
-    def test_a_full_buffer_gives_up_its_lowest_gap(self) -> None:
-        progress = Progress()
-        for seq in (2, 3, 6, 7):
-            progress, ready = step(progress, seq, b"x", max_pending=3)
-        assert [seq for seq, _ in ready] == [2, 3]
-        assert (progress.next_seq, progress.missing, sorted(progress.pending)) == (4, 2, [6, 7])
-
-    def test_digest_names_what_was_released(self) -> None:
-        one, two = Progress(), Progress()
-        one, _ = step(one, 0, b"a")
-        two, _ = step(two, 0, b"b")
-        assert one.next_seq == two.next_seq
-        assert one.digest != two.digest
-
-    @pytest.mark.parametrize(
-        "value",
-        [
-            Progress(3, {5: b"x", 9: b"\xff"}, 1, 2, 77),
-            Keyed("t", 4, b'{"type":"RUN_STARTED"}'),
-            fold_thread("t", enumerate(payloads(RECORDING))),
-        ],
-    )
-    def test_codec_round_trips_and_pickles(self, value: object) -> None:
-        codec = Codec(type(value))
-        shipped = pickle.loads(pickle.dumps(codec))  # noqa: S301 - our own bytes
-        assert shipped.decode(codec.encode(value)) == value
-
-    def test_array_like_records_are_compact(self) -> None:
-        assert len(Codec(Progress).encode(Progress())) < 10
-
-
-class TestSummary:
-    def test_merge_in_any_grouping_gives_one_value(self, parts: list[sums.Summary]) -> None:
-        expected = ENCODE(_fold_left(parts))
-        rng = random.Random(5)
-        for _ in range(5):
-            shuffled = parts[:]
-            rng.shuffle(shuffled)
-            cut = rng.randrange(len(shuffled))
-            tree = sums.merge(_fold_left(shuffled[:cut]), _fold_left(shuffled[cut:]))
-            assert ENCODE(tree) == expected
-
-    def test_counts(self, archive: Archive, parts: list[sums.Summary]) -> None:
-        total = _fold_left(parts)
-        results = reference(archive[1]).values()
-        assert total.threads == 14
-        assert total.runs == sum(len(r.runs) for r in results)
-        assert total.surfaces == sum(len(run.parts) for r in results for run in r.runs)
-        assert total.diagnostics["json.invalid"] == 1
-        assert list(total.diagnostics.values()) == sorted(total.diagnostics.values(), reverse=True)
-        assert total.statuses == {"finished": total.runs - 1, "running": 1}
-
-    def test_failures_and_slowest(self) -> None:
-        failing = ThreadResult(
-            thread_id="f", events=1, rejected=0, errors=0, duplicates=0, missing=0,
-            runs=[], lifecycle=[], diagnostics={},
-        )  # fmt: skip
-        events = [line(run_started("r")), line({"type": "RUN_ERROR", "message": "x"})]
-        broken = fold_thread("b", enumerate(events))
-        summaries = [sums.summarize(failing, 0.5), sums.summarize(broken, 2.0)]
-        summaries += [sums.summarize(failing, n / 100) for n in range(20)]
-        total = _fold_left(summaries)
-        assert [slow.seconds for slow in total.slowest[:2]] == [2.0, 0.5]
-        assert len(total.slowest) == sums.KEEP
-        assert (total.failed_runs, total.failed_threads, total.failed_examples) == (1, 1, ["b"])
-
-    def test_empty_is_the_identity(self, parts: list[sums.Summary]) -> None:
-        assert sums.merge(sums.EMPTY, parts[0]) == parts[0] == sums.merge(parts[0], sums.EMPTY)
-        assert sums.merge(sums.Summary(), parts[0]) == parts[0]
-
-
-@pytest.fixture(scope="module")
-def parts(archive: Archive) -> list[sums.Summary]:
-    return [sums.summarize(result, 0.0) for result in reference(archive[1]).values()]
-
-
-def _fold_left(summaries: list[sums.Summary]) -> sums.Summary:
-    total = sums.EMPTY
-    for summary in summaries:
-        total = sums.merge(total, summary)
-    return total

@@ -1,4 +1,5 @@
-"""The archive commands without an engine: ``envelope``, and ``batch``'s own arguments."""
+"""The archive commands (``_shell.batch``) without an engine: ``envelope``, ``batch``'s own
+arguments and its summary."""
 
 from __future__ import annotations
 
@@ -8,20 +9,15 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 import pytest
-from archive_cases import ENCODE, Archive, build, reference
+from archive_cases import ENCODE, Archive, reference
 
+from a2ui_stream._engine import summary as sums
 from a2ui_stream._engine.threads import Keyed, fold_thread, key_envelope
-from a2ui_stream._shell.batch import split_passthrough
+from a2ui_stream._shell.batch import render_summary, split_passthrough
 from a2ui_stream._shell.cli import main
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-
-@pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> Archive:
-    root = tmp_path_factory.mktemp("archive") / "archive"
-    return root, build(root)
 
 
 def envelopes(capsysbinary: pytest.CaptureFixture[bytes], *inputs: str) -> list[Keyed]:
@@ -120,3 +116,39 @@ class TestBatchArguments:
         assert done.returncode == 2
         assert "pip install 'a2ui-stream[beam]'" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+class TestRenderSummary:
+    def test_every_figure_is_shown(self) -> None:
+        """Counts, statuses, element types, failures, diagnostics and the slowest threads."""
+        summary = sums.Summary(
+            threads=2,
+            runs=3,
+            events=1200,
+            rejected=1,
+            errors=1,
+            duplicates=2,
+            statuses={"finished": 2, "error": 1},
+            surfaces=4,
+            element_types={"Card": 3, "Text": 1},
+            failed_runs=1,
+            failed_threads=1,
+            failed_examples=["t9"],
+            diagnostics={"json.invalid": 1, "convert.component_missing": 2},
+            slowest=[sums.Slow(thread_id="t9", seconds=0.0125, events=7)],
+        )
+        lines = render_summary(summary, "out").splitlines()
+        assert lines[0] == "threads: 2, runs: 3 (2 finished, 1 error), events: 1,200 (1 rejected)"
+        assert lines[1] == "surfaces drawn: 4"
+        assert lines[2].split() == ["Card", "3"]
+        assert "lifecycle failures: 1 runs, 0 messages, in 1 threads (first: t9)" in lines
+        assert "duplicates dropped: 2, missing: 0" in lines
+        assert "diagnostics: 3 (1 errors)" in lines
+        assert lines[-2].split() == ["t9", "12.5", "ms", "7", "events"]
+        assert lines[-1] == "results: out/threads-*.jsonl, out/summary.json"
+
+    def test_an_empty_archive(self) -> None:
+        """No runs read as none; no duplicates or gaps, no line about them."""
+        text = render_summary(sums.EMPTY, "o")
+        assert "runs: 0 (none)" in text
+        assert "duplicates dropped" not in text
