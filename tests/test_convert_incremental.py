@@ -11,6 +11,7 @@ from convert_cases import (
     cards_of,
     catalog,
     cells,
+    claims,
     codes,
     comps,
     dashboard,
@@ -28,7 +29,8 @@ from convert_cases import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream._convert.converter import Converter
+from a2ui_stream._convert.converter import Conversion, Converter
+from a2ui_stream._convert.walk import Walk
 from a2ui_stream._state.surface import ComponentChange, Surface
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.a2ui import Component
@@ -367,6 +369,22 @@ class TestLongChildLists:
             previous = same_as_fresh(converter, current, previous)
 
 
+def without_a_whole_walk(converter: Converter, s: Surface, previous: Conversion) -> Conversion:
+    """Convert ``s`` building on ``previous`` with no whole walk allowed; check it as fresh."""
+
+    def refused(*_: Any) -> None:
+        msg = "the surface was walked whole"
+        raise AssertionError(msg)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Walk, "convert", refused)
+        incremental = converter.convert(s, previous, known=claims(previous, s))
+    fresh = Converter(limits=converter._limits).convert(s)
+    assert js(incremental.element) == js(fresh.element)
+    assert incremental.warnings == fresh.warnings
+    return incremental
+
+
 def grown(s: Surface, *new: dict[str, Any]) -> Surface:
     """``s`` with items appended to its ``/items``, the old ones the very same objects."""
     data: dict[str, Any] = s.data_model  # type: ignore[assignment]  # set by the tests
@@ -439,6 +457,43 @@ class TestGrowingLists:
         raw[0] = root("Column", children=["title", "list", "first"])
         s = surface(*raw, data=data)
         same_as_fresh(CONVERTER, grown(s, warned_item(0)), CONVERTER.convert(s))
+
+    def test_items_of_a_capped_list_change_in_place(self) -> None:
+        """A list longer than the item cap: a shown item converts alone, a hidden one not at all."""
+        converter = Converter(limits=Limits(max_template_items=4))
+        raw, data = tagged(6)
+        s = surface(*raw, data=data)
+        first = converter.convert(s)
+        items = list(data["items"])
+        items[1] = {**items[1], "name": "new"}
+        changed = without_a_whole_walk(converter, edited(s, items=items), first)
+        assert [a is b for a, b in zip(list_items(first), list_items(changed), strict=True)] == [
+            True,
+            False,
+            True,
+            True,
+        ]
+        items = list(items)  # a new list: the surfaces converted keep theirs
+        items[5] = {**items[5], "name": "hidden"}
+        hidden = without_a_whole_walk(converter, edited(s, items=items), changed)
+        assert hidden.element is changed.element
+
+    @pytest.mark.parametrize("budget", [12, 16, 20])
+    def test_items_before_a_budget_cut_change_in_place(self, budget: int) -> None:
+        """A walk the node budget cut: an item before the cut, the same size, converts alone."""
+        converter = Converter(limits=Limits(max_nodes=budget))
+        raw, data = tagged(4)
+        s = surface(*raw, data=data)
+        first = converter.convert(s)
+        assert first.warnings[-1].code == "convert.node_budget"
+        items = list(data["items"])
+        items[0] = {**items[0], "name": "new"}
+        changed = without_a_whole_walk(converter, edited(s, items=items), first)
+        assert list_items(changed)[0] is not list_items(first)[0]
+        assert list_items(changed)[1:] == list_items(first)[1:]
+        items = list(items)  # a new list: the surfaces converted keep theirs
+        items[0] = {**items[0], "tags": []}  # another size moves the cut: converted anew
+        same_as_fresh(converter, edited(s, items=items), changed)
 
     @pytest.mark.parametrize("budget", [8, 12, 16, 20])
     def test_growth_past_the_node_budget(self, budget: int) -> None:

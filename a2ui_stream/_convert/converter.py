@@ -189,7 +189,7 @@ class Converter:
             if type(claim) is DataChange:
                 if (
                     plan is not None
-                    and made.plan is plan
+                    and (made.plan is plan or (made.plan is None and not made.stopped))
                     and claim.before is before.data_model
                     and claim.after is surface.data_model
                 ):
@@ -268,11 +268,16 @@ def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) ->
     that could run out anywhere gives ``None`` (a walk cuts it where it cuts). That is
     how an agent streams a list's data, and how a dashboard's rows change.
 
+    A walk a budget stopped is cut where the budget ran out, and refused everything
+    after. Its items changed in place before that point, each converting to exactly
+    the nodes and work it took, leave the budget where it was at every later step, so
+    the cut falls where it fell; anything else gives ``None``.
+
     Returns:
         The conversion, or ``None`` when anything else the walk read changed.
     """
     before = made.surface
-    if made.stopped or before.components is not surface.components:
+    if before.components is not surface.components:
         return None
     if _basis(before) != _basis(surface) or made.reads is None:
         return None
@@ -287,24 +292,30 @@ def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) ->
             continue
         if count != readers.get(segments) or type(now) is not list or type(value) is not list:
             return None  # read by more than its templates, or not a list's change
-        if not len(value) <= len(now) <= setup.max_items:
-            return None
+        cap = setup.max_items
+        if len(now) < len(value) or len(value) <= cap < len(now):
+            return None  # items removed, or the cap reached now
+        if made.stopped and len(now) != len(value):
+            return None  # items appended after the cut
         lists[segments] = (value, now)
     if not lists:
         kept = msgspec.structs.replace(made, surface=surface)
         return Conversion(previous.element, previous.warnings, kept)
     walk = Walk(setup, surface)
     walk.nodes, walk.work = made.nodes, made.work
-    log = _Log(made.log)
+    stop = _stop_index(made.log) if made.stopped else None
+    if made.stopped and stop is None:
+        return None
+    log = _Log(made.log, stop)
     element: Any = previous.element
     sites_now = []
     for site in made.sites:
         change = lists.get(site.read)
-        if change is None:  # its items as they were, each where the log now puts it
+        found = None if change is None else _items_anew(log, walk, site, *change)
+        if found is None:  # its items as they were, each where the log now puts it
             sites_now.append(log.moved(site))
             continue
-        found = _items_anew(log, walk, site, *change)
-        if found is None:
+        if not found:
             return None
         children, spans = found
         address = site.address if site.address is not None else _address(element, site.element)
@@ -325,6 +336,7 @@ def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) ->
         None,
         nodes=walk.nodes,
         work=walk.work,
+        stopped=made.stopped,
         log=tuple(log.out),
         reads=_counted(
             {
@@ -340,36 +352,52 @@ def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) ->
 
 def _items_anew(
     log: _Log, walk: Walk, site: Site, old: list[Any], now: list[Any]
-) -> tuple[list[Any], list[tuple[int, int, int, int]]] | None:
-    """A site's ListViewItems and spans with the items of ``now`` not in ``old`` anew."""
+) -> tuple[list[Any], list[tuple[int, int, int, int]]] | tuple[()] | None:
+    """A site's ListViewItems and spans with the items of ``now`` not in ``old`` anew.
+
+    Returns:
+        The children and spans; ``None`` when no item shown changed; ``()`` when an
+        item cannot be converted anew alone.
+    """
     children = list(site.element["children"])
     spans = list(site.spans)
-    changed = [i for i in range(len(old)) if old[i] is not now[i]]
+    shown = min(len(now), walk.max_items)  # the items past the cap are not shown
+    kept = min(len(old), shown)
+    changed = [i for i in range(kept) if old[i] is not now[i]]
+    if not changed and kept == shown:
+        return None
+    if log.stop is not None and any(i >= len(spans) or spans[i][1] > log.stop for i in changed):
+        return ()  # an item the budget cut, or refused
     upto = 0  # the spans before it are where the rewritten log puts them
-    for position in [*changed, *range(len(old), len(now))]:
+    for position in [*changed, *range(kept, shown)]:
         log.shift(spans, upto, min(position, len(spans)))
-        was = spans[position] if position < len(old) else (site.end, site.end, 0, 0)
+        was = spans[position] if position < kept else (site.end, site.end, 0, 0)
         found = log.anew(walk, site, now[position], was)
         if found is None:
-            return None
+            return ()
         item, span = found
-        if position < len(old):
+        if position < kept:
             children[position], spans[position] = item, span
         else:
             children.append(item)
             spans.append(span)
         upto = position + 1
-    log.shift(spans, upto, len(old))
+    log.shift(spans, upto, min(kept, len(spans)))  # a stopped walk may have refused some
     return children, spans
 
 
 class _Log:
-    """A walk's log rewritten in order: old entries copied, some items' entries anew."""
+    """A walk's log rewritten in order: old entries copied, some items' entries anew.
 
-    __slots__ = ("done", "old", "out")
+    ``stop``: where in the old log a budget stopped the walk, or ``None``; items are
+    then converted anew only to exactly the nodes and work they took.
+    """
 
-    def __init__(self, old: tuple[Entry, ...]) -> None:
+    __slots__ = ("done", "old", "out", "stop")
+
+    def __init__(self, old: tuple[Entry, ...], stop: int | None = None) -> None:
         self.old = old
+        self.stop = stop
         self.out: list[Entry] = []
         self.done = 0  # the old entries dealt with so far
 
@@ -400,11 +428,17 @@ class _Log:
         """Convert one item in place of the one whose span was ``was``; ``None``: cut.
 
         Its nodes and work are counted on top of the conversion's (the old item's
-        taken off after), so a budget that runs out here could anywhere.
+        taken off after), so a budget that runs out here could anywhere. In a walk a
+        budget stopped, the old item's are taken off first, and the new item must
+        take exactly as many.
         """
         self.copy(was[0])
         self.done = was[1]
         walk.log, walk.visited = [], set(site.ancestors)
+        exact = self.stop is not None
+        if exact:
+            walk.nodes -= was[2]
+            walk.work -= was[3]
         nodes, work = walk.nodes, walk.work
         if not walk.reserve(site.cid):
             return None
@@ -414,9 +448,25 @@ class _Log:
         start = len(self.out)
         self.out.extend(walk.log)
         span = (start, len(self.out), walk.nodes - nodes, walk.work - work)
-        walk.nodes -= was[2]
-        walk.work -= was[3]
+        if exact:
+            if span[2:] != was[2:]:
+                return None
+        else:
+            walk.nodes -= was[2]
+            walk.work -= was[3]
         return item_element(kid), span
+
+
+#: The warnings a budget stops a walk with.
+_STOPS: Final = frozenset({Code.CONVERT_NODE_BUDGET, Code.CONVERT_WORK_BUDGET})
+
+
+def _stop_index(log: Sequence[Entry]) -> int | None:
+    """Where in a stopped walk's log the budget ran out, or ``None`` if it cannot be told."""
+    for index, (_, diagnostic) in enumerate(log):
+        if diagnostic.code in _STOPS:
+            return index
+    return None
 
 
 def _address(node: Any, target: Any) -> tuple[Any, ...] | None:

@@ -410,7 +410,7 @@ class Walk:
             )
             return element
         cap = self.max_items
-        grows = item is ROOT_SCOPE and type(items) is list and len(items) <= cap
+        grows = item is ROOT_SCOPE and type(items) is list
         if len(items) > cap:
             self.warn(
                 Code.CONVERT_TEMPLATE_CAP,
