@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+import immutables
 import msgspec
 
 from a2ui_stream._convert.bindings import walk as walk_data
@@ -59,6 +60,9 @@ if TYPE_CHECKING:
 __all__ = ["Conversion", "Converter"]
 
 
+_NOTHING_UNDER: Final[immutables.Map[tuple[str, ...], bool]] = immutables.Map()
+
+
 class Made(msgspec.Struct, frozen=True, gc=False):
     """How a conversion was made, for a later conversion of the same surface to build on.
 
@@ -70,7 +74,9 @@ class Made(msgspec.Struct, frozen=True, gc=False):
         stopped: a budget ran out, and the walk refused every reference after it.
         log: a walk's log, for :func:`_reread` (empty when a plan made it).
         reads: what a walk read of the root model: each path once, what it gave and
-            how many times it was read (``None`` when a plan made it).
+            how many times it was read (``None`` when a plan made it). A persistent
+            map, so that a conversion built on this one changes only what it reads anew.
+        under: every path some read lies strictly under (a proper prefix of one).
         sites: a walk's templates over root model lists.
     """
 
@@ -80,7 +86,8 @@ class Made(msgspec.Struct, frozen=True, gc=False):
     work: int
     stopped: bool = False
     log: tuple[Entry, ...] = ()
-    reads: tuple[tuple[tuple[str, ...], Any, int], ...] | None = None
+    reads: immutables.Map[tuple[str, ...], tuple[Any, int]] | None = None
+    under: immutables.Map[tuple[str, ...], bool] = _NOTHING_UNDER
     sites: tuple[Site, ...] = ()
 
 
@@ -148,7 +155,8 @@ class Converter:
                 if patched is not None:
                     return patched
             if made is not None and made.reads is not None:
-                reread = _reread(self._setup, surface, previous, made)  # type: ignore[arg-type]
+                paths = _claimed_paths(known, made.surface, surface)
+                reread = _reread(self._setup, surface, previous, made, paths)  # type: ignore[arg-type]
                 if reread is not None:
                     return reread
             if plan is not None:
@@ -227,23 +235,50 @@ def _result(element: Any, walk: Walk, surface: Surface, plan: Plan | None) -> Co
             work=walk.work,
             stopped=walk.stopped,
             log=tuple(walk.log),
-            reads=_counted({}, walk.reads),
+            **_counted(immutables.Map(), _NOTHING_UNDER, walk.reads),
             sites=tuple(walk.sites),
         )
     return Conversion(element, walk.warnings(), made)
 
 
 def _counted(
-    reads: dict[tuple[str, ...], list[Any]], more: Iterable[tuple[tuple[str, ...], Any]]
-) -> tuple[tuple[tuple[str, ...], Any, int], ...]:
-    """``reads`` (each path's value and count) with ``more`` reads counted in, as a tuple."""
+    reads: immutables.Map[tuple[str, ...], tuple[Any, int]],
+    under: immutables.Map[tuple[str, ...], bool],
+    more: Iterable[tuple[tuple[str, ...], Any]],
+    changed: Mapping[tuple[str, ...], Any] | None = None,
+) -> dict[str, Any]:
+    """``reads`` and ``under`` with ``more`` reads counted in and ``changed`` values set.
+
+    Returns:
+        The ``reads`` and ``under`` fields of a :class:`Made`.
+    """
+    counts = reads.mutate()
+    prefixes = under.mutate()
+    for segments, value in changed.items() if changed else ():
+        counts[segments] = (value, counts[segments][1])
     for segments, value in more:
-        found = reads.get(segments)
+        found = counts.get(segments)
         if found is None:
-            reads[segments] = [value, 1]
+            counts[segments] = (value, 1)
+            for size in range(len(segments)):
+                prefixes[segments[:size]] = True
         else:
-            found[1] += 1
-    return tuple((segments, value, count) for segments, (value, count) in reads.items())
+            counts[segments] = (found[0], found[1] + 1)
+    return {"reads": counts.finish(), "under": prefixes.finish()}
+
+
+def _claimed_paths(
+    known: Sequence[DataChange | ComponentChange], before: Surface, surface: Surface
+) -> tuple[tuple[str, ...], ...] | None:
+    """The paths a claim in ``known`` says the data changed at, from one surface to the other."""
+    for claim in known:
+        if (
+            type(claim) is DataChange
+            and claim.before is before.data_model
+            and claim.after is surface.data_model
+        ):
+            return claim.paths
+    return None
 
 
 #: Scalars whose equal values print alike (a float's sign of zero may not).
@@ -255,7 +290,13 @@ def _same(old: Any, new: Any) -> bool:
     return old is new or (type(old) is type(new) and type(new) in _SCALARS and old == new)
 
 
-def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) -> Conversion | None:
+def _reread(
+    setup: Setup,
+    surface: Surface,
+    previous: Conversion,
+    made: Made,
+    paths: Sequence[tuple[str, ...]] | None = None,
+) -> Conversion | None:
     """A walk's conversion for new data, when its reads still give what they gave.
 
     The element depends on the components and on what the walk read of the data. With
@@ -267,6 +308,10 @@ def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) ->
     Their nodes and work are counted on top of the whole conversion's, so a budget
     that could run out anywhere gives ``None`` (a walk cuts it where it cuts). That is
     how an agent streams a list's data, and how a dashboard's rows change.
+
+    With ``paths``, where a claim says the data changed (everything else the very
+    same objects), only the reads above or at those paths are looked at again, so a
+    change costs what it touches, not what the walk read.
 
     A walk a budget stopped is cut where the budget ran out, and refused everything
     after. Its items changed in place before that point, each converting to exactly
@@ -286,7 +331,7 @@ def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) ->
     for site in made.sites:
         readers[site.read] = readers.get(site.read, 0) + 1
     lists: dict[tuple[str, ...], tuple[list[Any], list[Any]]] = {}
-    for segments, value, count in made.reads:
+    for segments, (value, count) in _looked_at(made.reads, made.under, paths):
         now = walk_data(root, segments)
         if _same(value, now):
             continue
@@ -338,16 +383,37 @@ def _reread(setup: Setup, surface: Surface, previous: Conversion, made: Made) ->
         work=walk.work,
         stopped=made.stopped,
         log=tuple(log.out),
-        reads=_counted(
-            {
-                segments: [lists[segments][1] if segments in lists else value, count]
-                for segments, value, count in made.reads
-            },
-            walk.reads,
-        ),
         sites=tuple(sites_now),
+        **_counted(
+            made.reads,
+            made.under,
+            walk.reads,
+            {segments: now for segments, (_, now) in lists.items()},
+        ),
     )
     return Conversion(element, given_once(log.out), grew)
+
+
+def _looked_at(
+    reads: immutables.Map[tuple[str, ...], tuple[Any, int]],
+    under: immutables.Map[tuple[str, ...], bool],
+    paths: Sequence[tuple[str, ...]] | None,
+) -> Iterable[tuple[tuple[str, ...], tuple[Any, int]]]:
+    """The reads a change at ``paths`` may have changed (all of them without ``paths``).
+
+    The reads above or at a changed path are looked up, path prefix by prefix; when
+    some read lies under one, all of them are looked at.
+    """
+    if paths is None or any(path in under for path in paths):
+        return reads.items()
+    found: dict[tuple[str, ...], tuple[Any, int]] = {}
+    for path in paths:
+        for size in range(len(path) + 1):
+            prefix = path[:size]
+            read = reads.get(prefix)
+            if read is not None:
+                found[prefix] = read
+    return found.items()
 
 
 def _items_anew(
