@@ -356,9 +356,10 @@ _METHOD_NOTES = (
     ),
     (
         "`ours`: `a2ui_stream.Processor(keep_runs=0).feed(chunk)` and `close()` (the "
-        "streaming configuration `a2ui-stream process` uses), counting part diffs and "
-        "draining diagnostics after every chunk; `ours-patch` also renders every update "
-        "as an RFC 6902 patch."
+        "streaming configuration `a2ui-stream process` uses, with the cyclic collector "
+        "tuned as the command tunes it: `gc.freeze()` and a young-generation threshold "
+        "of 100,000), counting part diffs and draining diagnostics after every chunk; "
+        "`ours-patch` also renders every update as an RFC 6902 patch."
     ),
     ("`limit`: `msgspec.json.Decoder().decode` on every line, nothing else."),
     (

@@ -356,7 +356,10 @@ class _Ours:
     """``a2ui_stream.Processor``: bytes in, part diffs out.
 
     Runs the streaming configuration the command line uses: no event log and no past
-    runs kept (``keep_runs=0``), so memory follows the live surfaces, not the input.
+    runs kept (``keep_runs=0``), so memory follows the live surfaces, not the input,
+    and the cyclic collector tuned as ``a2ui-stream process`` tunes it
+    (:func:`a2ui_stream._shell.cli.tune_collector`; each system runs in a process of
+    its own, so this touches no other).
     ``ours-patch`` also renders every update as an RFC 6902 patch, as
     ``a2ui-stream process --diffs patch`` does.
     """
@@ -368,6 +371,7 @@ class _Ours:
         except (ImportError, AttributeError) as exc:
             raise Unavailable(f"a2ui_stream.Processor not available: {exc}") from exc
         self._processor: Any = processor_type(keep_runs=0)
+        importlib.import_module("a2ui_stream._shell.cli").tune_collector()
         self._patches = patches
         self.outputs = 0
         self.failures = 0

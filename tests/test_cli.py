@@ -525,6 +525,20 @@ class TestRealProcess:
         assert (part["toolCallId"], part["args"]) == ("a2ui:s1", cases.ORDER_CARD)
         assert b'"args":' + ORDER_CARD_JSON in completed.stdout
 
+    def test_collector_tuned(self) -> None:
+        """The command's collector tuning freezes what exists and raises the thresholds."""
+        code = (
+            "import gc\n"
+            "from a2ui_stream._shell.cli import tune_collector\n"
+            "before = gc.get_threshold()\n"
+            "tune_collector()\n"
+            "print(before, gc.get_threshold(), gc.get_freeze_count() > 0)\n"
+        )
+        completed = subprocess.run(  # noqa: S603 - our own interpreter and code
+            [sys.executable, "-c", code], capture_output=True, check=True, text=True
+        )
+        assert completed.stdout.split(")", 1)[1].strip() == "(100000, 50, 100) True"
+
     def test_strict_exit_code(self) -> None:
         """A real process exits 1 under --strict on bad input."""
         completed = subprocess.run(  # noqa: S603 - our own console script

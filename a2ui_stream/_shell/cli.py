@@ -52,7 +52,15 @@ if TYPE_CHECKING:
 
     from a2ui_stream._wire.limits import Limits
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "main", "run"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "main",
+    "run",
+    "tune_collector",
+]
 
 
 class _Progress:
@@ -239,13 +247,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
 
-def _tune_collector() -> None:
+def tune_collector() -> None:
     """Make the cyclic garbage collector run less often while a stream is processed.
 
     Converted element trees are many small containers that live as long as their
     surface, so young-generation collections keep re-scanning them. Measured with the
     processor on 8 MB workloads (2 vCPU, CPython 3.11): big-surface 44.6 -> 48.4 MB/s,
-    many-surfaces 8.2 -> 9.5 MB/s, chat-mixed 32.0 -> 33.4 MB/s. Only the command line
+    many-surfaces 8.2 -> 9.5 MB/s, chat-mixed 32.0 -> 33.4 MB/s. With 20,000 live
+    surfaces in one run (the benchmark's scaling-messages x100), the default thresholds
+    spent 60% of the time collecting, and the cost per event grew with the surfaces.
+    Only the command line (and the benchmark's ``ours``, which runs its configuration)
     does this: an application embedding the core owns its interpreter's settings.
     """
     gc.freeze()
@@ -523,7 +534,7 @@ _COMMANDS = {
 
 def run() -> None:
     """The console script: tune the interpreter for streaming, run, exit with the code."""
-    _tune_collector()
+    tune_collector()
     sys.exit(main())
 
 
