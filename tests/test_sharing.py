@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from a2ui_stream._engine import sharing
 from a2ui_stream._engine.sharing import (
     decode_shared,
     delta_changes,
@@ -121,10 +122,13 @@ class TestDeltaChanges:
 
 
 class TestSharedWrite:
-    def bucket(self, value: Any) -> Bucket:
+    def bucket(self, value: Any, misses: int = 0) -> Bucket:
         key = write(value)
         return Bucket(
-            message_id="m", surfaces={}, operation_keys=(key,), written={0: (value, None)}
+            message_id="m",
+            surfaces={},
+            operation_keys=(key,),
+            written={0: (value, None, misses)},
         )
 
     def test_a_rewritten_value_shares_what_is_unchanged(self) -> None:
@@ -133,10 +137,56 @@ class TestSharedWrite:
         claims: list[DataChange] = []
         found = shared_write(write({"keep": {"x": [1, 2]}, "n": 2}), self.bucket(before), 0, claims)
         assert found is not None
-        operation, _text = found
+        operation, _text, misses = found
+        assert misses == 0
         assert operation.value == {"keep": {"x": [1, 2]}, "n": 2}
         assert operation.value["keep"] is before["keep"]
         assert [claim.paths for claim in claims] == [(("n",),)]
+
+    def test_sharing_backs_off_while_every_value_changes(self) -> None:
+        """Past too many changes sharing is tried at 1, 2, 4 ... and every 64th time."""
+        before = {f"k{i}": i for i in range(100)}
+        changed = {f"k{i}": -i for i in range(100)}
+        tried = []
+        for misses in range(200):
+            claims: list[DataChange] = []
+            found = shared_write(write(changed), self.bucket(before, misses), 0, claims)
+            assert found is not None
+            operation, _text, after = found
+            assert operation.value == changed
+            assert claims == []
+            assert after == misses + 1
+            tried.append(misses)
+        # Each value is new either way; what the backoff saves is the attempt itself.
+        assert [m for m in tried if sharing._tries_sharing(m)] == [
+            0,
+            1,
+            2,
+            4,
+            8,
+            16,
+            32,
+            64,
+            128,
+            192,
+        ]
+
+    def test_one_snapshot_of_few_changes_shares_again(self) -> None:
+        """A try that finds few changes resets the count: the next snapshot shares."""
+        before = {"keep": {"x": [1]}, "n": 1}
+        claims: list[DataChange] = []
+        found = shared_write(
+            write({"keep": {"x": [1]}, "n": 2}), self.bucket(before, 64), 0, claims
+        )
+        assert found is not None
+        assert found[2] == 0
+        value: Any = found[0].value
+        assert value["keep"] is before["keep"]
+        skipped = shared_write(write({"keep": {"x": [1]}, "n": 2}), self.bucket(before, 3), 0, [])
+        assert skipped is not None
+        value = skipped[0].value
+        assert value["keep"] is not before["keep"]  # decoded whole
+        assert skipped[2] == 4
 
     def test_the_same_bytes_give_the_very_value(self) -> None:
         """A replayed operation gives back the value written last time."""
@@ -178,10 +228,10 @@ class TestRestart:
             surfaces={},
             operation_keys=(Raw(b"1"), Raw(b"2"), Raw(b"3"), Raw(b"4")),
             checkpoints=points,
-            written={0: (1, None), 2: (3, None)},
+            written={0: (1, None, 0), 2: (3, None, 0)},
             upserts=frozenset({0, 2}),
         )
         checkpoints, surfaces, written, upserts = restart(previous, 2)
         assert [count for count, _ in checkpoints] == [1, 2]
         assert surfaces["s"].data_model == 2
-        assert (written, upserts) == ({0: (1, None)}, {0})
+        assert (written, upserts) == ({0: (1, None, 0)}, {0})
