@@ -55,6 +55,8 @@ _WORK_PER_NODE: Final = 4
 _MAX_CACHED_POINTERS: Final = 4096
 _DEBUG: Final = Severity.DEBUG
 _WARNING: Final = Severity.WARNING
+#: The containers a handler's element may hold unfrozen.
+_PLAIN: Final = frozenset({dict, list})
 
 Entry = tuple[str | None, Diagnostic]
 """One warning as logged: its once-per-conversion key (or ``None``) and the diagnostic."""
@@ -172,6 +174,7 @@ class Walk:
         "max_work",
         "misses",
         "nodes",
+        "pointers",
         "reads",
         "root",
         "setup",
@@ -193,6 +196,7 @@ class Walk:
         self.max_nodes = setup.max_nodes
         self.max_string = setup.max_string
         self.max_work = setup.max_work
+        self.pointers = setup.pointers  # cleared in place when full: always the cache
         self.components: Mapping[str, Component] = surface.components
         self.surface_id = surface.surface_id
         self.maps = surface.version.startswith("v0.8")  # v0.8 templates also iterate maps
@@ -361,13 +365,16 @@ class Walk:
                 first = element.get("children")
                 element["children"] = out if first is None else first + out
         # Frozen once made: shared with the state, later outputs and the caller, who
-        # must not be able to change them (its children are frozen already).
+        # must not be able to change them. Its children are frozen already, and most
+        # elements hold nothing else but scalars: one copy, checked in C, freezes them.
+        if _PLAIN.isdisjoint(map(type, element.values())):
+            return FrozenDict(element)
         return freeze(element)  # type: ignore[no-any-return]
 
     def refs(
         self, comp: Component, refs: Iterable[Any], depth: int, item: Any
     ) -> list[dict[str, Any]]:
-        """Convert child references of ``comp`` at ``depth``; the elements they emit."""
+        """Convert child references of ``comp`` at ``depth``; the elements they emit, frozen."""
         out = []
         for cid in refs:
             if type(cid) is not str:
@@ -382,7 +389,7 @@ class Walk:
             element = self.visit(cid, depth, item)
             if element is not None:
                 out.append(element)
-        return out
+        return FrozenList(out)
 
     def template(
         self, comp: Component, template: tuple[str, str], depth: int, item: Any
@@ -478,7 +485,9 @@ class Walk:
         Relative pointers read the current item only; outside templates both read the
         root model (upstream reads the item only; the spec also reads the root).
         """
-        segments = self.setup.segments(pointer)
+        segments = self.pointers.get(pointer)
+        if segments is None:
+            segments = self.setup.segments(pointer)
         if item is ROOT_SCOPE:
             value = walk(self.root, segments)
             self.reads.append((segments, value))
@@ -586,7 +595,7 @@ class Context:
                 if pointer is None:
                     pointer = value.get("@path")
                 if type(pointer) is str:
-                    return self.read(pointer)
+                    return self.walk.read(pointer, self.item)
             call = call_of(value)
             if call is not None:
                 return self.call(call[0], call[1])
