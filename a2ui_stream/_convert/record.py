@@ -248,7 +248,9 @@ class _Recorder:
 
     __slots__ = ("comp", "depth", "id", "props", "recording")
 
-    def __init__(self, recording: _Recording, comp: Component, depth: int, _item: Any) -> None:
+    def __init__(
+        self, recording: _Recording, comp: Component, depth: int, _item: Any, *_kept: Any
+    ) -> None:
         self.recording = recording
         self.comp = comp
         self.id = comp.id

@@ -107,7 +107,7 @@ def text(ctx: Warner, value: Any, key: str) -> str:
     """Text for a required text prop: numbers and booleans as JavaScript prints them."""
     kind = type(value)
     if kind is str and len(value) <= ctx.max_string:
-        return str(value)
+        return value  # type: ignore[no-any-return]
     if kind is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
         return string(ctx, str(value), key) or ""
     printed = to_text(value)

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
+import msgspec
+
 from a2ui_stream._convert import rules
 from a2ui_stream._convert.bindings import MISSING, call_of, split_pointer, template_of, walk
 from a2ui_stream._convert.functions import FUNCTIONS
@@ -355,7 +357,9 @@ class Walk:
         item: Any,
     ) -> dict[str, Any] | None:
         """The element of one component: its handler's, then its ``children`` list's."""
-        element = handler(self.context(self, comp, depth, item))
+        element = handler(
+            self.context(self, comp, depth, item, comp.id, comp.props, self.max_string)
+        )
         if element is None:
             return None
         children = comp.props.get("children")
@@ -510,24 +514,31 @@ def item_element(kid: dict[str, Any] | None) -> dict[str, Any]:
     return _EMPTY_ITEM if kid is None else FrozenDict({"$type": "ListViewItem", "children": kid})
 
 
-class Context:
+class Context(msgspec.Struct):
     """What an element handler gets for one component: props, rules, children, warnings.
 
     Its ``value``/``placed`` reads are the same as ``prop``/``resolve`` here; a render
     plan's recorder tells them apart (see :mod:`a2ui_stream._convert.elements`). Also the
-    :class:`~a2ui_stream._convert.functions.Env` of the functions it calls.
+    :class:`~a2ui_stream._convert.functions.Env` of the functions it calls. A Struct: one
+    is made per element, and msgspec makes it without running Python code.
+
+    Attributes:
+        walk: the walk.
+        comp: the component.
+        depth: its depth.
+        item: the template item in scope, :data:`ROOT_SCOPE` outside templates.
+        id: ``comp.id``, kept at hand.
+        props: ``comp.props``, kept at hand.
+        max_string: the walk's string limit, kept at hand.
     """
 
-    __slots__ = ("comp", "depth", "id", "item", "max_string", "props", "walk")
-
-    def __init__(self, walk: Walk, comp: Component, depth: int, item: Any) -> None:
-        self.walk = walk
-        self.comp = comp
-        self.id = comp.id
-        self.props = comp.props
-        self.depth = depth
-        self.item = item
-        self.max_string = walk.max_string
+    walk: Walk
+    comp: Component
+    depth: int
+    item: Any
+    id: str
+    props: Mapping[str, Any]
+    max_string: int
 
     @property
     def component(self) -> str:
