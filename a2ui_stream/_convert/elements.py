@@ -13,7 +13,8 @@ and returns its element, or ``None`` to drop it. It reads props two ways:
 type or content), ``ctx.value``/``ctx.value_first``/``ctx.placed`` give values that
 are only placed into the element or passed to a rule (``ctx.string``, ``ctx.text``,
 ``ctx.url``, ``ctx.flag``, ``ctx.number``, ``ctx.enum``), and a rule's result is only
-placed, set with ``ctx.put`` (left out when ``None``) or compared with ``None``. That
+placed, set with ``ctx.put`` (left out when ``None``) or compared with ``None``; an
+optional prop copied through one rule is ``ctx.optional(element, key, rule, ...)``. That
 discipline is what lets a render plan (:mod:`a2ui_stream._convert.plans`) record a
 handler once and replay it on new data.
 
@@ -116,11 +117,6 @@ def _bound(ctx: Context, value: Any, *keys: str) -> bool:
     return value is MISSING and any(key in ctx.props for key in keys)
 
 
-def _align(ctx: Context, element: dict[str, Any]) -> None:
-    value = ctx.value_first("align", "alignment")
-    ctx.put(element, "align", ctx.enum(value, "align", vocab.ALIGN_FROM_A2UI))
-
-
 def _labelled(ctx: Context, element: dict[str, Any], *, required: bool = False) -> None:
     """Copy ``label`` (``""`` when required and absent) and the field ``name``."""
     label = ctx.string(ctx.value("label"), "label")
@@ -174,25 +170,24 @@ def _image(ctx: Context) -> dict[str, Any] | None:
         element["size"] = size
     elif size is not MISSING:
         ctx.invalid("size", size)
-    ctx.put(element, "round", ctx.flag(ctx.value("round")))
+    ctx.optional(element, "round", "flag")
     return element
 
 
 def _row(ctx: Context) -> dict[str, Any] | None:
     """Row: gap, align (align/alignment), justify (justify/distribution)."""
     element: dict[str, Any] = {"$type": "Row"}
-    ctx.put(element, "gap", ctx.number(ctx.value("gap"), "gap", 0, 8))
-    _align(ctx, element)
-    justify = ctx.value_first("justify", "distribution")
-    ctx.put(element, "justify", ctx.enum(justify, "justify", vocab.JUSTIFY_FROM_A2UI))
+    ctx.optional(element, "gap", "number", 0, 8)
+    ctx.optional(element, "align", "enum", vocab.ALIGN_FROM_A2UI, fallback="alignment")
+    ctx.optional(element, "justify", "enum", vocab.JUSTIFY_FROM_A2UI, fallback="distribution")
     return element
 
 
 def _column(ctx: Context) -> dict[str, Any] | None:
     """Column: Col with gap and align."""
     element: dict[str, Any] = {"$type": "Col"}
-    ctx.put(element, "gap", ctx.number(ctx.value("gap"), "gap", 0, 8))
-    _align(ctx, element)
+    ctx.optional(element, "gap", "number", 0, 8)
+    ctx.optional(element, "align", "enum", vocab.ALIGN_FROM_A2UI, fallback="alignment")
     return element
 
 
@@ -206,9 +201,9 @@ def _list(ctx: Context) -> dict[str, Any] | None:
 def _card(ctx: Context) -> dict[str, Any] | None:
     """Card: title, padding, background; the spec's single ``child`` first."""
     element: dict[str, Any] = {"$type": "Card"}
-    ctx.put(element, "title", ctx.string(ctx.value("title"), "title"))
-    ctx.put(element, "padding", ctx.number(ctx.value("padding"), "padding", 0, 8))
-    ctx.put(element, "background", ctx.string(ctx.value("background"), "background"))
+    ctx.optional(element, "title", "string")
+    ctx.optional(element, "padding", "number", 0, 8)
+    ctx.optional(element, "background", "string")
     _extras(ctx, element, _single(ctx, "child"))
     return element
 
@@ -216,7 +211,7 @@ def _card(ctx: Context) -> dict[str, Any] | None:
 def _divider(ctx: Context) -> dict[str, Any] | None:
     """Divider: flush."""
     element: dict[str, Any] = {"$type": "Divider"}
-    ctx.put(element, "flush", ctx.flag(ctx.value("flush")))
+    ctx.optional(element, "flush", "flag")
     return element
 
 
@@ -249,8 +244,8 @@ def _button(ctx: Context) -> dict[str, Any] | None:
             "buttonStyle",
             vocab.BUTTON_STYLE_FROM_VARIANT.get(variant) if type(variant) is str else None,
         )
-    ctx.put(element, "block", ctx.flag(ctx.value("block")))
-    ctx.put(element, "submit", ctx.flag(ctx.value("submit")))
+    ctx.optional(element, "block", "flag")
+    ctx.optional(element, "submit", "flag")
     if "action" in ctx.props:
         ctx.put(element, "$action", _action(ctx, ctx.props["action"]))
     _extras(ctx, element, extra)
@@ -260,7 +255,7 @@ def _button(ctx: Context) -> dict[str, Any] | None:
 def _text_field(ctx: Context) -> dict[str, Any] | None:
     """TextField: Input with placeholder, multiline, label, name."""
     element: dict[str, Any] = {"$type": "Input"}
-    ctx.put(element, "placeholder", ctx.string(ctx.value("placeholder"), "placeholder"))
+    ctx.optional(element, "placeholder", "string")
     multiline = ctx.prop("multiline")
     if type(multiline) is bool:
         element["multiline"] = multiline
@@ -274,7 +269,7 @@ def _check_box(ctx: Context) -> dict[str, Any] | None:
     """CheckBox: Checkbox with label, name, defaultChecked (defaultChecked/value)."""
     element: dict[str, Any] = {"$type": "Checkbox"}
     _labelled(ctx, element, required=True)
-    ctx.put(element, "defaultChecked", ctx.flag(ctx.value_first("defaultChecked", "value")))
+    ctx.optional(element, "defaultChecked", "flag", fallback="value")
     return element
 
 
@@ -363,7 +358,7 @@ def _choice_picker(ctx: Context) -> dict[str, Any] | None:
         return element
     element = {"$type": "RadioGroup", "options": options}
     ctx.put(element, "name", field_name(ctx.props))
-    ctx.put(element, "label", ctx.string(ctx.value("label"), "label"))
+    ctx.optional(element, "label", "string")
     ctx.put(element, "defaultValue", ctx.first_choice(chosen, "value"))
     return element
 
@@ -372,7 +367,7 @@ def _date_time_input(ctx: Context) -> dict[str, Any] | None:
     """DateTimeInput: DatePicker with value, min, max, label, name."""
     element: dict[str, Any] = {"$type": "DatePicker"}
     for key in ("value", "min", "max"):
-        ctx.put(element, key, ctx.string(ctx.value(key), key))
+        ctx.optional(element, key, "string")
     _labelled(ctx, element)
     return element
 

@@ -46,6 +46,7 @@ __all__ = [
     "Walk",
     "given_once",
     "item_element",
+    "put_optional",
     "unknown_key",
 ]
 
@@ -514,22 +515,32 @@ def item_element(kid: dict[str, Any] | None) -> dict[str, Any]:
     return _EMPTY_ITEM if kid is None else FrozenDict({"$type": "ListViewItem", "children": kid})
 
 
+def put_optional(
+    ctx: Any, element: dict[str, Any], key: str, rule: str, *args: Any, fallback: str = ""
+) -> None:
+    """Set ``key`` of an element from the prop of that name (else ``fallback``) by a rule.
+
+    The ``optional`` of the walk's context and of a render plan's recorder: ``rule``
+    names one of theirs, and gets the prop's value, ``key`` and ``args``. An absent
+    prop costs one lookup: its value is ``MISSING``, which these rules leave out
+    without a word.
+    """
+    props = ctx.props
+    if key in props or fallback in props:
+        value = ctx.value_first(key, fallback) if fallback else ctx.value(key)
+        found = getattr(ctx, rule)(value, key, *args)
+        if found is not None:
+            element[key] = found
+
+
 class Context(msgspec.Struct):
     """What an element handler gets for one component: props, rules, children, warnings.
 
     Its ``value``/``placed`` reads are the same as ``prop``/``resolve`` here; a render
     plan's recorder tells them apart (see :mod:`a2ui_stream._convert.elements`). Also the
-    :class:`~a2ui_stream._convert.functions.Env` of the functions it calls. A Struct: one
-    is made per element, and msgspec makes it without running Python code.
-
-    Attributes:
-        walk: the walk.
-        comp: the component.
-        depth: its depth.
-        item: the template item in scope, :data:`ROOT_SCOPE` outside templates.
-        id: ``comp.id``, kept at hand.
-        props: ``comp.props``, kept at hand.
-        max_string: the walk's string limit, kept at hand.
+    :class:`~a2ui_stream._convert.functions.Env` of the functions it calls. A Struct, as
+    one is made per element: the walk, the component, its depth, the template item in
+    scope, and the component's id and props and the string limit kept at hand.
     """
 
     walk: Walk
@@ -656,6 +667,7 @@ class Context(msgspec.Struct):
         if value is not None:
             element[key] = value
 
+    optional = put_optional
     string = rules.string
     text = rules.text
     url = rules.url
