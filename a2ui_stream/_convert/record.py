@@ -156,6 +156,7 @@ class _Recording(Walk):
         self.scope = Scope(item=False)
         super().__init__(setup, surface)
         self.max_nodes = self.max_work = sys.maxsize
+        self.log = self.scope.events  # the walk warns into the scope being recorded
 
     @property
     def nodes(self) -> int:
@@ -172,24 +173,6 @@ class _Recording(Walk):
     @work.setter
     def work(self, count: int) -> None:
         self.scope.work = count
-
-    def warn(
-        self,
-        code: str,
-        message: str,
-        component_id: str | None,
-        *,
-        once: bool | str = False,
-        severity: Severity = _WARNING,
-    ) -> None:
-        diagnostic = Diagnostic(
-            code=code,
-            message=message,
-            severity=severity,
-            surface_id=self.surface_id,
-            component_id=component_id,
-        )
-        self.scope.events.append((code if once is True else once or None, diagnostic))
 
     def reading(self, pointer: str) -> Read:
         """What a binding to ``pointer`` reads in the scope being recorded."""
@@ -223,12 +206,13 @@ class _Recording(Walk):
         outer.nodes += 1
         read = self.reading(pointer)
         inner = self.scope = Scope(item=True, component_id=component_id, depth=depth + 1)
+        self.log = inner.events
         inner.ancestors = frozenset(self.visited)
         inner.nodes = 1  # the ListViewItem
         try:
             kid = self.visit(component_id, depth + 1, item)
         finally:
-            self.scope = outer
+            self.scope, self.log = outer, outer.events
         inner.element = (
             {"$type": "ListViewItem"} if kid is None else {"$type": "ListViewItem", "children": kid}
         )
