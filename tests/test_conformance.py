@@ -300,6 +300,33 @@ def test_documented_differences(client: UpstreamClient) -> None:
     assert problems == [], "\n".join(problems)
 
 
+def test_restored_messages_that_draw_nothing(client: UpstreamClient) -> None:
+    """Restored activities that draw nothing leave no history entry, as on the client.
+
+    A rootless surface, one deleted again and an empty operation list: the client shows
+    no ``a2ui:`` part on their messages, and we list no entry for them (once, we listed
+    each with no parts).
+    """
+    messages = [
+        {"id": "a1", "role": "assistant", "content": "rootless"},
+        {**_activity("act1", "s1", "x"), "content": {"a2ui_operations": _text("s1", "x")[:1]}},
+        {"id": "a2", "role": "assistant", "content": "deleted"},
+        {
+            **_activity("act2", "s2", "x"),
+            "content": {"a2ui_operations": [*_text("s2", "x"), _v09("deleteSurface", "s2")]},
+        },
+        {"id": "a3", "role": "assistant", "content": "empty"},
+        {**_activity("act3", "s3", "x"), "content": {"a2ui_operations": []}},
+        {"id": "a4", "role": "assistant", "content": "drawn"},
+        _activity("act4", "s4", "kept"),
+    ]
+    events = [{"type": "MESSAGES_SNAPSHOT", "messages": messages}]
+    (theirs,) = client.replay([events])
+    mine = ours(events)
+    assert [owner for owner, _ in theirs.history] == ["a4"]
+    assert differences(mine, theirs) == []
+
+
 def test_readme_table_is_read() -> None:
     """The compatibility table parses into its rows (the checks below rely on it)."""
     assert {"A2UI versions", "Text value", "Button label"} <= README_ROWS

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from helpers import text_surface
+from helpers import Result, text_surface
 
+from a2ui_stream import Processor
 from a2ui_stream._convert.converter import Converter
 from a2ui_stream._engine.history import SeenIn, normalize_document, rehydrate
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 
 def activity(message_id: str, operations: list[Any], kind: str = "a2ui-surface") -> dict[str, Any]:
@@ -47,10 +52,93 @@ def test_a_later_activity_with_the_same_id_overwrites() -> None:
         activity("x", text_surface("s", "second")),
     ]
     drawn, codes = restored(messages)
-    owners = dict(drawn)
-    assert owners["a2"] == [("s", "second")]
-    assert owners.get("a1", []) == []  # moved, not copied (upstream leaves a frozen copy)
+    # Moved, not copied (upstream leaves a frozen copy): a1 is left with no entry at all.
+    assert drawn == [("a2", [("s", "second")])]
     assert codes == []
+
+
+#: Stored messages in which an activity's id moves on to a later owner (a1), and
+#: activities that draw nothing: a rootless surface (a2), one deleted again (a3), no
+#: operations (a4). Only a5 is left owning a part.
+DRAWS_NOTHING: list[dict[str, Any]] = [
+    assistant("a1"),
+    activity("moved", text_surface("s1", "old")),
+    assistant("a2"),
+    activity("rootless", [{"version": "v0.9", "createSurface": {"surfaceId": "s2"}}]),
+    assistant("a3"),
+    activity(
+        "deleted",
+        [*text_surface("s3"), {"version": "v0.9", "deleteSurface": {"surfaceId": "s3"}}],
+    ),
+    assistant("a4"),
+    activity("empty", []),
+    assistant("a5"),
+    activity("moved", text_surface("s1", "new")),
+]
+
+
+def test_a_message_left_with_no_part_has_no_entry() -> None:
+    """An owner whose activity moved on, or draws nothing, is no history entry.
+
+    Regression: ``rehydrate`` listed every message that ever held an activity, so a1 to
+    a4 came back as entries with no parts, which ``--final`` and ``inspect`` printed.
+    """
+    drawn, codes = restored(DRAWS_NOTHING)
+    assert drawn == [("a5", [("s1", "new")])]
+    assert codes == ["convert.root_missing"]  # a2's surface: said once, drawn nowhere
+
+
+def test_render_calls_moved_on_leave_no_entry() -> None:
+    """The tool carriers follow the same rule: a call id a later message draws again."""
+
+    def call(text: str) -> dict[str, Any]:
+        arguments = {
+            "surfaceId": "card",
+            "components": [{"id": "root", "component": "Text", "text": text}],
+        }
+        return {"id": "c1", "function": {"name": "render_a2ui", "arguments": json.dumps(arguments)}}
+
+    messages = [
+        {"id": "u", "role": "user", "content": "hi"},
+        assistant("a1", toolCalls=[call("first")]),
+        assistant("a2", toolCalls=[call("second")]),
+    ]
+    assert restored(messages) == ([("a2", [("card", "second")])], [])
+
+
+def _snapshot_line(messages: list[dict[str, Any]]) -> bytes:
+    return json.dumps({"type": "MESSAGES_SNAPSHOT", "messages": messages}).encode() + b"\n"
+
+
+def test_the_processor_keeps_no_empty_entry() -> None:
+    """Through a Processor: one entry, one add diff, both on the message that draws."""
+    processor = Processor()
+    diffs = processor.feed(_snapshot_line(DRAWS_NOTHING)) + processor.close()
+    assert [(d.op, d.message_id, d.surface_id, d.history) for d in diffs] == [
+        ("add", "a5", "s1", True)
+    ]
+    assert [entry.message_id for entry in processor.state.history] == ["a5"]
+    assert all(entry.parts for entry in processor.state.history)
+
+
+def test_final_prints_no_empty_entry(
+    cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+) -> None:
+    """``--final`` lists only the message with parts, and ``inspect`` counts only it."""
+    path = write("in.jsonl", _snapshot_line(DRAWS_NOTHING))
+    result = cli("process", "--final", path)
+    assert result.code == 0
+    history = result.lines[0]["history"]
+    assert [(entry["messageId"], len(entry["parts"])) for entry in history] == [("a5", 1)]
+    assert "history: 1 message, 1 part" in cli("inspect", path).out.decode()
+
+
+def test_final_prints_no_history_line_when_nothing_draws(
+    cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+) -> None:
+    """With every restored message drawing nothing, ``--final`` has nothing to print."""
+    result = cli("process", "--final", write("in.jsonl", _snapshot_line(DRAWS_NOTHING[2:-2])))
+    assert (result.code, result.out) == (0, b"")
 
 
 def test_reasoning_owns_too_and_other_activity_is_ignored() -> None:

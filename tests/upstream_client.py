@@ -108,7 +108,8 @@ class Replay(NamedTuple):
         runs: every run in order; one with no id and no parts (events before any run
             that drew nothing) is left out.
         history: by assistant message id, the parts a ``MESSAGES_SNAPSHOT`` restored,
-            as they stand once the stream ended (messages without parts left out).
+            as they stand once the stream ended (the client's messages without parts
+            left out; every entry of ours kept, so an empty one is a difference).
     """
 
     runs: tuple[Run, ...]
@@ -271,9 +272,9 @@ def replay_of(state: StreamState) -> Replay:
         )
         if run != _EMPTY
     )
-    history = tuple(
-        (entry.message_id, parts) for entry in state.history if (parts := _our_parts(entry.parts))
-    )
+    # Every entry of ours, empty or not: the client lists a message only where it has
+    # parts, so an empty entry of ours (one that draws nothing) shows as a difference.
+    history = tuple((entry.message_id, _our_parts(entry.parts)) for entry in state.history)
     return Replay(runs, history)
 
 

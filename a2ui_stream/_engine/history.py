@@ -6,7 +6,9 @@ message, its operations are applied from scratch, ``replace`` is not consulted, 
 later activity with the same id overwrites an earlier one (reference: assistant-ui
 converter §1c), as upstream's client rebuilds them. One deliberate difference: an
 activity id reused under a later owner moves its surfaces there, where upstream's
-client also leaves a frozen copy on the earlier owner.
+client also leaves a frozen copy on the earlier owner. A message left with no part
+(its surfaces moved on, deleted, or not drawable) has no entry: upstream shows no
+``a2ui:`` part on it either.
 
 The tool carriers draw too: an assistant message's render-tool calls and the tool
 messages holding ``a2ui_operations`` go through the same stage as live tool events
@@ -102,7 +104,8 @@ def rehydrate(
             (drawn there already: a ``MESSAGES_SNAPSHOT`` repeats them).
 
     Returns:
-        The history entries in owner order, and diagnostics for what was skipped.
+        The history entries in owner order, each with at least one part, and
+        diagnostics for what was skipped.
     """
     diagnostics: list[Diagnostic] = []
     listed = [_message_fields(message, diagnostics) for message in messages]
@@ -163,7 +166,10 @@ def rehydrate(
             )
             if conversion.element is not None:
                 parts.append(Part.of(surface_id, key, conversion.element))
-        entries.append(HistoryEntry(message_id=owner_id, parts=tuple(parts)))
+        # ``owners`` lists every message that ever held a bucket; one whose buckets
+        # moved on or draw nothing is no owner of anything now.
+        if parts:
+            entries.append(HistoryEntry(message_id=owner_id, parts=tuple(parts)))
     return tuple(entries), tuple(diagnostics)
 
 

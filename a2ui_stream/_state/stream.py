@@ -311,7 +311,8 @@ class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     Attributes:
         message_id: the assistant message that owns the surfaces.
-        parts: its surfaces as parts, in bucket order.
+        parts: its surfaces as parts, in bucket order; never empty (a message that
+            draws nothing has no entry).
     """
 
     message_id: str
