@@ -26,7 +26,7 @@ from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Mapping, Sequence
 
     from a2ui_stream._convert.walk import Entry, Setup
     from a2ui_stream._state.surface import Surface
@@ -181,24 +181,18 @@ class _Recording(Walk):
             return Read("root", segments)
         return Read("both" if pointer[:1] == "/" else "item", segments)
 
-    def element(
-        self,
-        comp: Component,
-        handler: Callable[[Any], dict[str, Any] | None],
-        depth: int,
-        item: Any,
-    ) -> Any:
+    def visit(self, cid: str, depth: int, item: Any) -> Any:
         scope = self.scope
-        events, nodes, work = len(scope.events), scope.nodes - 1, scope.work
-        site = Island(comp.id, depth, frozenset(self.visited - {comp.id}))
+        events, nodes, work = len(scope.events), scope.nodes, scope.work
+        site = Island(cid, depth, frozenset(self.visited))
         try:
-            element: Any = super().element(comp, handler, depth, item)
+            return super().visit(cid, depth, item)
         except Exception:  # noqa: BLE001 - whatever a handler does with a hole: an island
+            self.visited.discard(cid)
             del scope.events[events:]
-            scope.nodes, scope.work = nodes, work - 1  # the walk counts the island's visit
+            scope.nodes, scope.work = nodes, work  # the walk counts the island's visit
             scope.events.append(site)
             return site
-        return element
 
     def template(self, comp: Component, template: tuple[str, str], depth: int, item: Any) -> Any:
         component_id, pointer = template

@@ -346,35 +346,23 @@ class Walk:
             return None
         self.nodes += 1
         visited.add(cid)
-        element = self.element(comp, handler, depth, item)
+        # The element: its handler's, then its ``children`` list's.
+        element = handler(self.context(self, comp, depth, item, cid, comp.props, self.max_string))
+        if element is not None:
+            if type(children) is list and children:
+                out = self.refs(comp, children, depth + 1, item)
+                if out:  # after any single-child references the handler converted
+                    first = element.get("children")
+                    element["children"] = out if first is None else first + out
+            # Frozen once made: shared with the state, later outputs and the caller, who
+            # must not be able to change them. Its children are frozen already, and most
+            # elements hold nothing else but scalars: one copy, checked in C, freezes them.
+            if _PLAIN.isdisjoint(map(type, element.values())):
+                element = FrozenDict(element)
+            else:
+                element = freeze(element)
         visited.discard(cid)
         return element
-
-    def element(
-        self,
-        comp: Component,
-        handler: Callable[[Context], dict[str, Any] | None],
-        depth: int,
-        item: Any,
-    ) -> dict[str, Any] | None:
-        """The element of one component: its handler's, then its ``children`` list's."""
-        element = handler(
-            self.context(self, comp, depth, item, comp.id, comp.props, self.max_string)
-        )
-        if element is None:
-            return None
-        children = comp.props.get("children")
-        if type(children) is list and children:
-            out = self.refs(comp, children, depth + 1, item)
-            if out:  # after any single-child references the handler converted
-                first = element.get("children")
-                element["children"] = out if first is None else first + out
-        # Frozen once made: shared with the state, later outputs and the caller, who
-        # must not be able to change them. Its children are frozen already, and most
-        # elements hold nothing else but scalars: one copy, checked in C, freezes them.
-        if _PLAIN.isdisjoint(map(type, element.values())):
-            return FrozenDict(element)
-        return freeze(element)  # type: ignore[no-any-return]
 
     def refs(
         self, comp: Component, refs: Iterable[Any], depth: int, item: Any
