@@ -156,6 +156,31 @@ class TestPatch:
             assert kept == [i not in {0, 13, 14, 29} for i in range(30)]
             previous = again
 
+    def test_an_item_patched_again_is_not_run_again_for_what_it_was(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The item a patch ran is remembered: patching it again runs only its new value."""
+        raw, data = tagged(10)
+        s = surface(*raw, data=data)
+        converter = Converter()
+        previous = planned(converter, s)
+        values: list[Any] = []
+        run = plans._item_run
+
+        def counted(template: Any, value: Any, walk: Any) -> Any:
+            values.append(value)
+            return run(template, value, walk)
+
+        monkeypatch.setattr(plans, "_item_run", counted)
+        for name in ("a", "b", "c"):
+            items = list(s.data_model["items"])  # type: ignore[index]
+            items[3] = {**items[3], "name": name}
+            s = edited(s, items=items)
+            previous = same_as_fresh(converter, s, previous)
+        ours = [value for value in values if isinstance(value, dict) and "tags" in value]
+        # The first patch runs the old item and the new; each later one the new alone.
+        assert [value["name"] for value in ours] == ["p3", "a", "b", "c"]
+
     def test_change_nothing_reads_keeps_the_whole_tree(self) -> None:
         """A value no scope reads changes nothing: the root element is reused."""
         raw, data = tagged(5)

@@ -34,7 +34,7 @@ import msgspec
 
 from a2ui_stream._convert.bindings import walk as walk_data
 from a2ui_stream._convert.elements import HANDLERS
-from a2ui_stream._convert.plans import Plan, Plans
+from a2ui_stream._convert.plans import NO_RUNS, ItemRuns, Plan, Plans
 from a2ui_stream._convert.walk import (
     ROOT_SCOPE,
     Setup,
@@ -78,6 +78,8 @@ class Made(msgspec.Struct, frozen=True, gc=False):
             map, so that a conversion built on this one changes only what it reads anew.
         under: every path some read lies strictly under (a proper prefix of one).
         sites: a walk's templates over root model lists.
+        runs: the item runs of the plan's patches since its last run (see
+            :meth:`~a2ui_stream._convert.plans.Plan.patch`); only a patch carries them on.
     """
 
     surface: Surface
@@ -89,6 +91,7 @@ class Made(msgspec.Struct, frozen=True, gc=False):
     reads: immutables.Map[tuple[str, ...], tuple[Any, int]] | None = None
     under: immutables.Map[tuple[str, ...], bool] = _NOTHING_UNDER
     sites: tuple[Site, ...] = ()
+    runs: ItemRuns = NO_RUNS
 
 
 class Conversion(msgspec.Struct, frozen=True):
@@ -201,13 +204,13 @@ class Converter:
                     and claim.before is before.data_model
                     and claim.after is surface.data_model
                 ):
-                    found = plan.patch(element, walks, claim.paths)
+                    found = plan.patch(element, walks, claim.paths, made.runs)
                     if found is not None:
-                        patched, nodes, work = found
+                        patched, nodes, work, runs = found
                         nodes += made.nodes
                         work += made.work
                         if nodes <= self._setup.max_nodes and work <= self._setup.max_work:
-                            kept = Made(surface, plan, nodes=nodes, work=work)
+                            kept = Made(surface, plan, nodes=nodes, work=work, runs=runs)
                             return Conversion(patched, previous.warnings, kept)
             elif (
                 type(claim) is ComponentChange

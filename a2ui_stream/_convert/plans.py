@@ -30,7 +30,9 @@ I/O, no logging.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias
+
+import immutables
 
 from a2ui_stream._convert import rules
 from a2ui_stream._convert.bindings import MISSING
@@ -330,6 +332,14 @@ def _both(item: Any, root: Any, segments: tuple[str, ...]) -> Any:
 _MISS: Final = (LookupError, TypeError, rules.Loud)
 
 
+ItemRun: TypeAlias = "tuple[Any, list[Any], int, int]"
+"""One run of a template's item scope: the ListViewItem, its log, nodes and work."""
+ItemRuns: TypeAlias = "immutables.Map[tuple[int, int], tuple[Any, ItemRun]]"
+"""The last run of each item :meth:`Plan.patch` rebuilt, by template and position, with
+the item value it ran on."""
+NO_RUNS: Final[ItemRuns] = immutables.Map()
+
+
 class _Patchable(NamedTuple):
     """A root scope template, as :meth:`Plan.patch` rebuilds its items."""
 
@@ -400,7 +410,8 @@ class Plan:
         element: dict[str, Any],
         walks: Callable[[], tuple[Walk, Walk]],
         paths: Iterable[tuple[str, ...]],
-    ) -> tuple[dict[str, Any], int, int] | None:
+        runs: ItemRuns = NO_RUNS,
+    ) -> tuple[dict[str, Any], int, int, ItemRuns] | None:
         """A run's element for new data, rebuilding only the template items that changed.
 
         Exact when what changed lies inside items of root scope templates and nowhere
@@ -413,10 +424,14 @@ class Plan:
             walks: makes a walk of the surface that run was made from, and one of the
                 surface with the new data model (their logs are not used).
             paths: the data paths that changed from the one model to the other.
+            runs: the item runs of the patch that made ``element``, if one did: an item
+                whose value is still the one it ran on is not run again to learn what
+                it gave (the rest of the model it reads is unchanged between patches).
 
         Returns:
-            The element, and the change in nodes and in work; ``None`` when the change
-            is not one a patch gives exactly (a run is needed).
+            The element, the change in nodes and in work, and the item runs made, with
+            ``runs``; ``None`` when the change is not one a patch gives exactly (a run
+            is needed).
         """
         if not self.patchable or () in self.reads:  # no patch, or a read of the whole model
             return None
@@ -441,7 +456,7 @@ class Plan:
                     return None
                 changed.setdefault(inside, set()).add(int(key))
         if not changed:
-            return element, 0, 0
+            return element, 0, 0, runs
         before, after = walks()
         nodes = work = 0
         for index, positions in changed.items():
@@ -454,21 +469,24 @@ class Plan:
             for position in positions:
                 if position >= min(len(new), after.max_items):
                     continue  # past the cap: not shown
-                was = _item_run(template, old[position], before)
+                last = runs.get((index, position))
+                if last is not None and last[0] is old[position]:
+                    was: ItemRun | None = last[1]
+                else:
+                    was = _item_run(template, old[position], before)
                 now = _item_run(template, new[position], after)
                 if was is None or now is None or was[1] != now[1]:
                     return None  # a miss, or warnings that differ
+                runs = runs.set((index, position), (new[position], now))
                 rebuilt[position] = now[0]
                 nodes += now[2] - was[2]
                 work += now[3] - was[3]
             if rebuilt:
                 element = _replace(element, template.address, rebuilt)
-        return element, nodes, work
+        return element, nodes, work, runs
 
 
-def _item_run(
-    template: _Patchable, value: Any, walk: Walk
-) -> tuple[Any, list[Any], int, int] | None:
+def _item_run(template: _Patchable, value: Any, walk: Walk) -> ItemRun | None:
     """One item's ListViewItem, log, nodes and work, from a fresh state of ``walk``."""
     walk.log, walk.nodes, walk.work = [], 0, 0
     item = template.items(value, walk.root, walk)
