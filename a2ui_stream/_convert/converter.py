@@ -153,12 +153,12 @@ class Converter:
             return previous  # type: ignore[return-value]  # made is previous's
         try:
             plan = self._plans.get(surface)
+            paths = None if made is None else _claimed_paths(known, made.surface, surface)
             if previous is not None and made is not None and known:
-                patched = self._patched(surface, previous, made, plan, known)
+                patched = self._patched(surface, previous, made, plan, paths=paths, known=known)
                 if patched is not None:
                     return patched
             if made is not None and made.reads is not None:
-                paths = _claimed_paths(known, made.surface, surface)
                 reread = _reread(self._setup, surface, previous, made, paths)  # type: ignore[arg-type]
                 if reread is not None:
                     return reread
@@ -184,9 +184,15 @@ class Converter:
         previous: Conversion,
         made: Made,
         plan: Plan | None,
+        *,
+        paths: Sequence[tuple[str, ...]] | None,
         known: Sequence[DataChange | ComponentChange],
     ) -> Conversion | None:
-        """``previous`` with a change ``known`` names applied, when that is exact."""
+        """``previous`` with a claimed change applied, when that is exact.
+
+        ``paths``: where a data claim in ``known`` says the data changed
+        (:func:`_claimed_paths`), or ``None``.
+        """
         before = made.surface
         element = previous.element
         if element is None or _basis(before) != _basis(surface):
@@ -196,23 +202,21 @@ class Converter:
         def walks() -> tuple[Walk, Walk]:
             return Walk(setup, before), Walk(setup, surface)
 
+        if (
+            paths is not None
+            and plan is not None
+            and (made.plan is plan or (made.plan is None and not made.stopped))
+        ):
+            found = plan.patch(element, walks, paths, made.runs)
+            if found is not None:
+                patched, nodes, work, runs = found
+                nodes += made.nodes
+                work += made.work
+                if nodes <= setup.max_nodes and work <= setup.max_work:
+                    kept = Made(surface, plan, nodes=nodes, work=work, runs=runs)
+                    return Conversion(patched, previous.warnings, kept)
         for claim in known:
-            if type(claim) is DataChange:
-                if (
-                    plan is not None
-                    and (made.plan is plan or (made.plan is None and not made.stopped))
-                    and claim.before is before.data_model
-                    and claim.after is surface.data_model
-                ):
-                    found = plan.patch(element, walks, claim.paths, made.runs)
-                    if found is not None:
-                        patched, nodes, work, runs = found
-                        nodes += made.nodes
-                        work += made.work
-                        if nodes <= self._setup.max_nodes and work <= self._setup.max_work:
-                            kept = Made(surface, plan, nodes=nodes, work=work, runs=runs)
-                            return Conversion(patched, previous.warnings, kept)
-            elif (
+            if (
                 type(claim) is ComponentChange
                 and claim.before is before.components
                 and claim.after is surface.components
