@@ -209,6 +209,33 @@ class TestBounds:
         assert len(cache._plans) <= 8
         assert len(cache._code) <= 3
 
+    def test_sets_each_seen_once_are_never_compiled(self) -> None:
+        """A set freed and replaced by an equal one at the same address is a new set.
+
+        How a list streamed one component at a time goes: each set is freed when the
+        next arrives, and CPython gives the next one the same id again and again.
+        """
+        converter = Converter()
+        for count in range(plans.COMPILE_AT * 4):
+            (surface,) = _surfaces(1)
+            converter.convert(msgspec.structs.replace(surface, data_model={"n": count}))
+            del surface  # its set goes, unless the sighting holds it
+        assert not converter._plans._plans
+        sighted = converter._plans._sighted.values()
+        assert converter._plans._sighted_components == sum(len(s) for s, _ in sighted)
+
+    def test_what_sightings_hold_is_bounded_in_components(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Sightings hold their sets, within a bound on the components they hold."""
+        monkeypatch.setattr(plans, "_MAX_SIGHTED_COMPONENTS", 10)
+        converter = Converter()
+        for surface in _surfaces(30):
+            converter.convert(surface)
+        cache = converter._plans
+        assert 0 < cache._sighted_components <= 10
+        assert cache._sighted_components == sum(len(s) for s, _ in cache._sighted.values())
+
     def test_a_forgotten_plan_is_built_again(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Forgetting only costs speed: the next sightings compile the set again, equally."""
         monkeypatch.setattr(plans, "_MAX_SIGHTED", 2)

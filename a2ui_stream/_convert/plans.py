@@ -50,7 +50,9 @@ if TYPE_CHECKING:
 
 __all__ = ["COMPILE_AT", "Plan", "Plans"]
 
+#: Component sets sighted and not compiled yet, at most, and their components in all.
 _MAX_SIGHTED: Final = 4096
+_MAX_SIGHTED_COMPONENTS: Final = 50_000
 #: Plans kept; each holds its component set's literals and compiled functions.
 _MAX_PLANS: Final = 64
 #: Compiled sources kept, by source text.
@@ -519,10 +521,11 @@ class Plans:
 
     A component set is known by identity (with the surface id, version and root it
     belongs to): the reducer keeps a set's object while its components are unchanged.
-    Sightings are counted without holding the sets, so a stream of sets each seen
-    once (components appended one by one) keeps none alive; a plan holds its set,
-    and is used only for that very object. Every map is bounded; forgetting only
-    costs speed.
+    A sighting holds its set, so that an id CPython gives a new set after the last
+    one was freed (a list streamed one component at a time frees each set as the
+    next arrives) is not counted as the same set seen again. What sightings hold is
+    bounded in sets and in components; a plan holds its set too, and is used only for
+    that very object. Every map is bounded; forgetting only costs speed.
 
     Args:
         setup: the converter's tables and limits.
@@ -530,7 +533,8 @@ class Plans:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        self._sighted: OrderedDict[tuple[Any, ...], int] = OrderedDict()
+        self._sighted: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
+        self._sighted_components = 0
         self._plans: OrderedDict[tuple[Any, ...], tuple[Any, Plan | None]] = OrderedDict()
         self._code: OrderedDict[str, Any] = OrderedDict()
         self.namespace: dict[str, Any] = {
@@ -554,13 +558,25 @@ class Plans:
         if built is not None and built[0] is components:
             self._plans.move_to_end(key)
             return built[1]
-        count = self._sighted.pop(key, 0) + 1
-        self._sighted[key] = count  # the most recent last
-        if len(self._sighted) > _MAX_SIGHTED:
-            self._sighted.popitem(last=False)
-        if count < COMPILE_AT or len(components) > _MAX_PLAN_COMPONENTS:
+        size = len(components)
+        if size > _MAX_PLAN_COMPONENTS:
             return None
-        del self._sighted[key]
+        sighted = self._sighted.pop(key, None)
+        count = 1
+        if sighted is not None:
+            self._sighted_components -= len(sighted[0])
+            if sighted[0] is components:
+                count = sighted[1] + 1
+        if count < COMPILE_AT:
+            self._sighted[key] = (components, count)  # the most recent last
+            self._sighted_components += size
+            while (
+                len(self._sighted) > _MAX_SIGHTED
+                or self._sighted_components > _MAX_SIGHTED_COMPONENTS
+            ):
+                forgotten, _ = self._sighted.popitem(last=False)[1]
+                self._sighted_components -= len(forgotten)
+            return None
         plan = self.build(surface)
         self._plans[key] = (components, plan)  # a set without a plan is not tried again
         if len(self._plans) > _MAX_PLANS:
