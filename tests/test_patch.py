@@ -89,6 +89,73 @@ class TestApplyPatch:
         assert patched["a"]["b"] is DOC["a"]["b"]
         assert patched["a"] is not DOC["a"]
 
+    def test_two_appends_to_one_list_copy_it_once(self) -> None:
+        """The second operation changes the copy the first made, not the input."""
+        document = {"items": [{"children": ["a"]}, 1]}
+        before = copy.deepcopy(document)
+        patched = apply_patch(
+            document,
+            [
+                {"op": "add", "path": "/items/-", "value": 2},
+                {"op": "add", "path": "/items/0/children/-", "value": "b"},
+                {"op": "add", "path": "/items/-", "value": 3},
+            ],
+        )
+        assert patched == {"items": [{"children": ["a", "b"]}, 1, 2, 3]}
+        assert document == before
+
+    @pytest.mark.parametrize("op", ["copy", "move"])
+    def test_a_copied_container_is_not_changed_in_two_places(self, op: str) -> None:
+        """After a copy puts a container the patch made in two places, an edit copies it."""
+        patched = apply_patch(
+            {"a": {"x": 1}, "z": {}},
+            [
+                {"op": "add", "path": "/a/y", "value": 2},  # /a is the patch's own now
+                {"op": op, "from": "/a", "path": "/z/b"},
+                {"op": "add", "path": "/z/b/w", "value": 3},
+                {"op": "add", "path": "/a/v", "value": 4}
+                if op == "copy"
+                else {"op": "test", "path": "/z/b/w", "value": 3},
+            ],
+        )
+        if op == "copy":
+            assert patched == {"a": {"x": 1, "y": 2, "v": 4}, "z": {"b": {"x": 1, "y": 2, "w": 3}}}
+        else:
+            assert patched == {"z": {"b": {"x": 1, "y": 2, "w": 3}}}
+
+    @settings(max_examples=300, deadline=None)
+    @given(document=json_values, data=st.data())
+    def test_a_patch_does_what_its_operations_do_one_by_one(
+        self, document: Any, data: st.DataObject
+    ) -> None:
+        """Whole or one operation at a time, the same document, and the input unchanged.
+
+        One operation at a time, no copy is ever changed in place; whole, later
+        operations change the copies earlier ones made.
+        """
+        patch: list[dict[str, Any]] = []
+        current = document
+        for _ in range(data.draw(st.integers(1, 6))):
+            paths = _paths(current)
+            op = data.draw(st.sampled_from(["add", "remove", "replace", "move", "copy"]))
+            target = data.draw(st.sampled_from([*paths, *(f"{p}/-" for p in paths)]))
+            operation: dict[str, Any] = {"op": op, "path": target}
+            if op in {"move", "copy"}:
+                operation["from"] = data.draw(st.sampled_from(paths))
+            if op in {"add", "replace"}:
+                operation["value"] = data.draw(json_values)
+            try:
+                current = apply_patch(current, [operation])
+            except PatchError:
+                continue
+            patch.append(operation)
+        before = copy.deepcopy(document)
+        values = copy.deepcopy(patch)
+        whole = apply_patch(document, patch)
+        assert msgspec.json.encode(whole) == msgspec.json.encode(current)
+        assert msgspec.json.encode(document) == msgspec.json.encode(before)
+        assert msgspec.json.encode(patch) == msgspec.json.encode(values)
+
     def test_test_compares_json_types(self) -> None:
         """test distinguishes true from 1, as JSON does."""
         with pytest.raises(PatchError):

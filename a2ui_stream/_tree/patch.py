@@ -231,10 +231,14 @@ class _Bounds:
     """What one patch may do to its document: how deep it may write, how much it may hold.
 
     When ``counting`` (:func:`apply_patch_within`), ``nodes`` is kept equal to the
-    values the document holds, operation by operation.
+    values the document holds, operation by operation. ``fresh`` holds the containers
+    this patch copied, by id: nothing outside the patch has seen them, so a later
+    operation of the same patch changes them in place instead of copying them again.
+    (Two operations appending to one list, as an agent streaming a component does,
+    copy it once.)
     """
 
-    __slots__ = ("ceiling", "counting", "limit", "nodes", "room")
+    __slots__ = ("ceiling", "counting", "fresh", "limit", "nodes", "room")
 
     def __init__(self, room: int | None, nodes: int | None = None, limit: int = 0) -> None:
         self.room = room
@@ -242,6 +246,19 @@ class _Bounds:
         self.nodes = nodes or 0
         self.limit = limit
         self.ceiling = limit
+        self.fresh: dict[int, Any] = {}
+
+    def own(self, container: Any) -> Any:
+        """``container`` to change: itself when this patch made it, else its copy."""
+        if id(container) in self.fresh:
+            return container
+        copy = dict(container) if isinstance(container, dict) else list(container)
+        self.fresh[id(copy)] = copy  # held, so that its id names no other container
+        return copy
+
+    def share(self) -> None:
+        """Forget the containers made: a ``copy`` or ``move`` may put one in two places."""
+        self.fresh.clear()
 
     def start(self) -> None:
         """Begin an operation: it may not leave the document larger than the limit or now."""
@@ -334,29 +351,32 @@ def _edit(
     document: JSON,
     tokens: Sequence[str],
     change: Callable[[JSON, str], JSON],
+    own: Callable[[Any], Any],
 ) -> JSON:
     """Copy the containers along ``tokens[:-1]`` and let ``change`` rebuild the last one.
 
-    A loop, not recursion: the path's length is the input's to choose.
+    ``own`` gives the copy of a container to change (see :meth:`_Bounds.own`). A loop,
+    not recursion: the path's length is the input's to choose.
     """
     if not tokens:
         raise _OperationError("the root has no parent")
-    copies: list[tuple[dict[str, Any] | list[Any], int | str]] = []
+    parents: list[tuple[dict[str, Any] | list[Any], int | str]] = []
     node = document
     for token in tokens[:-1]:
         if isinstance(node, dict):
             if token not in node:
                 raise _OperationError(f"member {token!r} does not exist")
-            copies.append((dict(node), token))
+            parents.append((node, token))
             node = node[token]
         elif isinstance(node, list):
             index = _array_index(node, token, allow_end=False)
-            copies.append((list(node), index))
+            parents.append((node, index))
             node = node[index]
         else:
             raise _OperationError(f"cannot descend into a {type(node).__name__} at {token!r}")
     written = change(node, tokens[-1])
-    for container, key in reversed(copies):
+    for parent, key in reversed(parents):
+        container = own(parent)
         container[key] = written  # an int key goes with a list
         written = container
     return written
@@ -370,13 +390,13 @@ def _add_to(
             if token in parent:  # an add to an existing member replaces it
                 bounds.release(parent[token])
             bounds.admit(tokens, value, counted=counted)
-            copy = dict(parent)
+            copy = bounds.own(parent)
             copy[token] = value
             return copy
         if isinstance(parent, list):
             index = _array_index(parent, token, allow_end=True)
             bounds.admit(tokens, value, counted=counted)
-            items = list(parent)  # one copy, then a move of the items after ``index``
+            items = bounds.own(parent)  # one copy, then a move of the items after ``index``
             items.insert(index, value)
             return items
         raise _OperationError(f"cannot add a member to a {type(parent).__name__}")
@@ -391,14 +411,14 @@ def _replace_in(value: JSON, tokens: Sequence[str], bounds: _Bounds) -> Callable
                 raise _OperationError(f"member {token!r} does not exist")
             bounds.release(parent[token])
             bounds.admit(tokens, value)
-            copy = dict(parent)
+            copy = bounds.own(parent)
             copy[token] = value
             return copy
         if isinstance(parent, list):
             index = _array_index(parent, token, allow_end=False)
             bounds.release(parent[index])
             bounds.admit(tokens, value)
-            items = list(parent)
+            items = bounds.own(parent)
             items[index] = value
             return items
         raise _OperationError(f"cannot replace inside a {type(parent).__name__}")
@@ -440,11 +460,11 @@ def _add(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
     if not tokens:
         return _whole(document, value, bounds)
     bounds.reach(tokens)
-    return _edit(document, tokens, _add_to(value, tokens, bounds))
+    return _edit(document, tokens, _add_to(value, tokens, bounds), bounds.own)
 
 
 def _remove(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
-    return _edit(document, _tokens(operation, "path"), _remove_from(bounds))
+    return _edit(document, _tokens(operation, "path"), _remove_from(bounds), bounds.own)
 
 
 def _replace(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
@@ -453,7 +473,7 @@ def _replace(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> J
     if not tokens:
         return _whole(document, value, bounds)
     bounds.reach(tokens)
-    return _edit(document, tokens, _replace_in(value, tokens, bounds))
+    return _edit(document, tokens, _replace_in(value, tokens, bounds), bounds.own)
 
 
 def _move(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
@@ -466,11 +486,12 @@ def _move(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON
         raise _OperationError("cannot move a value into one of its own children")
     value = _get(document, source)
     bounds.reach(target)
-    removed = _edit(document, source, _remove_from(None))
+    removed = _edit(document, source, _remove_from(None), bounds.own)
+    bounds.share()
     if not target:
         # The value alone is the document now: counted afresh, it fits, being a part.
         return _whole(removed, value, bounds)
-    return _edit(removed, target, _add_to(value, target, bounds, counted=False))
+    return _edit(removed, target, _add_to(value, target, bounds, counted=False), bounds.own)
 
 
 def _copy(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
@@ -479,7 +500,8 @@ def _copy(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON
     if not target:
         return _whole(document, value, bounds)
     bounds.reach(target)
-    return _edit(document, target, _add_to(value, target, bounds))
+    bounds.share()
+    return _edit(document, target, _add_to(value, target, bounds), bounds.own)
 
 
 def _test(document: JSON, operation: Mapping[str, Any], _bounds: _Bounds) -> JSON:
@@ -575,8 +597,11 @@ def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON
         return
     if isinstance(old, list) and isinstance(new, list):
         shared = min(len(old), len(new))
-        for index in compress(range(shared), map(is_not, old, new)):
-            _diff_into(operations, f"{path}/{index}", old[index], new[index])
+        # A list grown or shrunk at its end (a streamed list) keeps every shared item:
+        # one scan at half the cost of the one that finds the changed positions.
+        if any(map(is_not, old, new)):
+            for index in compress(range(shared), map(is_not, old, new)):
+                _diff_into(operations, f"{path}/{index}", old[index], new[index])
         operations.extend(
             {"op": "add", "path": f"{path}/{index}", "value": new[index]}
             for index in range(shared, len(new))
