@@ -16,7 +16,7 @@ import msgspec
 import pytest
 from helpers import nested
 
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList, freeze
+from a2ui_stream._tree.frozen import FrozenDict, FrozenList, extended, freeze
 
 DICT_CHANGES = [
     ("setitem", lambda d: d.__setitem__("a", 2)),
@@ -136,3 +136,17 @@ class TestFreeze:
         frozen = freeze([1, 2])
         assert type(frozen + [3]) is list  # noqa: RUF005 - the operator is what is tested
         assert type(frozen * 2) is list
+
+
+class TestExtended:
+    def test_a_frozen_list_then_more_neither_changed(self) -> None:
+        """``extended`` gives the items then the others, frozen, from a frozen or plain list."""
+        frozen = FrozenList([1, {"a": 2}])
+        more = [3]
+        made = extended(frozen, more)
+        assert type(made) is FrozenList
+        assert made == [1, {"a": 2}, 3]
+        assert made[1] is frozen[1]
+        assert frozen == [1, {"a": 2}]
+        assert more == [3]
+        assert extended([], []) == []

@@ -45,7 +45,7 @@ from a2ui_stream._convert.walk import (
     unknown_key,
 )
 from a2ui_stream._state.surface import ComponentChange, Surface
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList
+from a2ui_stream._tree.frozen import FrozenDict, FrozenList, extended
 from a2ui_stream._tree.patch import DataChange
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic
@@ -613,7 +613,7 @@ def _appended(
     walk.visited.add(root_id)
     tail = walk.refs(new, new_refs[size:], 1, ROOT_SCOPE)
     if tail:
-        children = FrozenList([*element.get("children", ()), *tail])
+        children = extended(element.get("children", []), tail)
         element = FrozenDict({**element, "children": children})
     given = [_given(warning, before) for warning in previous.warnings]
     warnings = previous.warnings + walk.warnings(given)
