@@ -7,11 +7,16 @@ contract of :class:`Converter` and :class:`Conversion`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 from convert_cases import root, surface
+from helpers import json_values
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from a2ui_stream._convert.converter import Converter
+from a2ui_stream._convert.converter import Converter, _address
 from a2ui_stream._wire.limits import Limits
 
 TEXT = root("Text", text={"path": "/name"})
@@ -63,3 +68,31 @@ def test_a_conversion_is_a_frozen_value() -> None:
     with pytest.raises(AttributeError):
         first.element = None  # type: ignore[misc]
     assert msgspec.json.encode(first.element) == b'{"$type":"Divider"}'
+
+
+def _containers(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    """Every container in ``value`` with its path, ``value`` first."""
+    found = [(path, value)] if isinstance(value, dict | list) else []
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, inner in items:
+        found += _containers(inner, (*path, key))
+    return found
+
+
+class TestAddress:
+    @settings(max_examples=300, deadline=None)
+    @given(tree=json_values, data=st.data())
+    def test_the_path_to_the_very_object(self, tree: Any, data: st.DataObject) -> None:
+        """The address of a container in a tree leads to it; an object elsewhere has none."""
+        tree = [tree, {"x": [tree]}]  # equal subtrees in several places, distinct objects
+        tree = msgspec.json.decode(msgspec.json.encode(tree))
+        path, target = data.draw(st.sampled_from(_containers(tree)))
+        found = _address(tree, target)
+        assert found == path
+        assert _address(tree, {"not": "there"}) is None

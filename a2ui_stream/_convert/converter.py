@@ -52,7 +52,7 @@ from a2ui_stream._wire.diagnostics import Diagnostic
 from a2ui_stream._wire.limits import Limits
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from a2ui_stream._convert.walk import Entry
     from a2ui_stream._wire.a2ui import Component
@@ -543,17 +543,34 @@ def _stop_index(log: Sequence[Entry]) -> int | None:
 
 
 def _address(node: Any, target: Any) -> tuple[Any, ...] | None:
-    """The keys and indexes from ``node`` to the very object ``target``, or ``None``."""
-    stack: list[tuple[Any, tuple[Any, ...]]] = [(node, ())]
-    while stack:
-        value, address = stack.pop()
-        if value is target:
-            return address
-        if isinstance(value, dict):
-            stack.extend((inner, (*address, key)) for key, inner in value.items())
-        elif isinstance(value, list):
-            stack.extend((inner, (*address, index)) for index, inner in enumerate(value))
+    """The keys and indexes from ``node`` to the very object ``target``, or ``None``.
+
+    Depth first, one iterator per open container and the path as a list: a tuple per
+    value visited made the search of a 4,000-component tree cost 8 ms (measured on
+    big-surface, where it was 12% of the run).
+    """
+    if node is target:
+        return ()
+    path: list[Any] = []
+    pending = [_members(node)]
+    while pending:
+        for key, inner in pending[-1]:
+            if inner is target:
+                return (*path, key)
+            if isinstance(inner, dict | list) and inner:
+                path.append(key)
+                pending.append(_members(inner))
+                break
+        else:
+            pending.pop()
+            if path:
+                path.pop()
     return None
+
+
+def _members(node: Any) -> Iterator[tuple[Any, Any]]:
+    """A container's keys or indexes with what they hold."""
+    return iter(node.items()) if isinstance(node, dict) else enumerate(node)
 
 
 def _put(node: Any, address: tuple[Any, ...], value: Any) -> Any:
