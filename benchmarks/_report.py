@@ -207,7 +207,8 @@ def _scaling(rows: list[Row]) -> list[str]:
             "relative to the 1x surface. `scaling-append` (deltas each appending a "
             "component to one list) and `scaling-messages` (one surface per messageId in "
             "one run) grow the stream itself 10x and 100x (50/500/5,000 deltas, "
-            "200/2,000/20,000 messageIds); the target (issue 12) is µs per event flat."
+            "100/1,000/10,000 messageIds, the last the run-wide cap on live surfaces); the "
+            "target (issue 12) is µs per event flat."
         ),
         "",
         (

@@ -73,7 +73,9 @@ _SCALING_EVENTS = {
     "scaling-delta": {1: 2000, 10: 2000, 100: 2000},
     # The stream itself grows 10x and 100x: per-event cost must stay flat (issue 12).
     "scaling-append": {1: 50, 10: 500, 100: 5000},
-    "scaling-messages": {1: 200, 10: 2000, 100: 20000},
+    # At most the run-wide cap (``Limits.max_run_surfaces``, 10,000): past it every new
+    # surface is refused with an error, which measures the refusal, not the run's maps.
+    "scaling-messages": {1: 100, 10: 1000, 100: 10000},
 }
 #: Scaling forms whose updates are also rendered as patches (``ours-patch``).
 _PATCHED = ("scaling-delta", "scaling-append")
@@ -83,7 +85,7 @@ _QUICK_SCALING_EVENTS = {
     "scaling-cumulative": {1: 3, 10: 2, 100: 1},
     "scaling-delta": {1: 10, 10: 10, 100: 10},
     "scaling-append": {1: 5, 10: 50, 100: 500},
-    "scaling-messages": {1: 20, 10: 200, 100: 2000},
+    "scaling-messages": {1: 10, 10: 100, 100: 1000},
 }
 
 
