@@ -27,6 +27,9 @@ Must not import: the reducer, events, request or shell modules. Does no I/O, no 
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_not
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 import immutables
@@ -61,6 +64,7 @@ __all__ = ["Conversion", "Converter"]
 
 
 _NOTHING_UNDER: Final[immutables.Map[tuple[str, ...], bool]] = immutables.Map()
+_NO_SITES: Final[Mapping[tuple[str, ...], tuple[int, ...]]] = MappingProxyType({})
 
 
 class Made(msgspec.Struct, frozen=True, gc=False):
@@ -78,6 +82,9 @@ class Made(msgspec.Struct, frozen=True, gc=False):
             map, so that a conversion built on this one changes only what it reads anew.
         under: every path some read lies strictly under (a proper prefix of one).
         sites: a walk's templates over root model lists.
+        sited: the positions in ``sites`` of the templates over each list, so that a
+            change to one list costs its own templates, not all of them.
+        stop: where in ``log`` the budget stopped the walk (``None`` when it did not).
         runs: the item runs of the plan's patches since its last run (see
             :meth:`~a2ui_stream._convert.plans.Plan.patch`); only a patch carries them on.
     """
@@ -91,6 +98,8 @@ class Made(msgspec.Struct, frozen=True, gc=False):
     reads: immutables.Map[tuple[str, ...], tuple[Any, int]] | None = None
     under: immutables.Map[tuple[str, ...], bool] = _NOTHING_UNDER
     sites: tuple[Site, ...] = ()
+    sited: Mapping[tuple[str, ...], tuple[int, ...]] = _NO_SITES
+    stop: int | None = None
     runs: ItemRuns = NO_RUNS
 
 
@@ -244,8 +253,20 @@ def _result(element: Any, walk: Walk, surface: Surface, plan: Plan | None) -> Co
             log=tuple(walk.log),
             **_counted(immutables.Map(), _NOTHING_UNDER, walk.reads),
             sites=tuple(walk.sites),
+            sited=_sited(walk.sites),
+            stop=_stop_index(walk.log) if walk.stopped else None,
         )
     return Conversion(element, walk.warnings(), made)
+
+
+def _sited(sites: Sequence[Site]) -> Mapping[tuple[str, ...], tuple[int, ...]]:
+    """The positions of the sites over each list read, in order."""
+    if not sites:
+        return _NO_SITES
+    found: dict[tuple[str, ...], list[int]] = {}
+    for position, site in enumerate(sites):
+        found.setdefault(site.read, []).append(position)
+    return MappingProxyType({read: tuple(positions) for read, positions in found.items()})
 
 
 def _counted(
@@ -334,15 +355,14 @@ def _reread(
     if _basis(before) != _basis(surface) or made.reads is None:
         return None
     root = surface.data_model
-    readers: dict[tuple[str, ...], int] = {}  # how many templates read each list
-    for site in made.sites:
-        readers[site.read] = readers.get(site.read, 0) + 1
+    sited = made.sited
     lists: dict[tuple[str, ...], tuple[list[Any], list[Any]]] = {}
     for segments, (value, count) in _looked_at(made.reads, made.under, paths):
         now = walk_data(root, segments)
         if _same(value, now):
             continue
-        if count != readers.get(segments) or type(now) is not list or type(value) is not list:
+        templates = len(sited.get(segments, ()))
+        if count != templates or type(now) is not list or type(value) is not list:
             return None  # read by more than its templates, or not a list's change
         cap = setup.max_items
         if len(now) < len(value) or len(value) <= cap < len(now):
@@ -355,17 +375,22 @@ def _reread(
         return Conversion(previous.element, previous.warnings, kept)
     walk = Walk(setup, surface)
     walk.nodes, walk.work = made.nodes, made.work
-    stop = _stop_index(made.log) if made.stopped else None
+    stop = made.stop
     if made.stopped and stop is None:
         return None
     log = _Log(made.log, stop)
     element: Any = previous.element
-    sites_now = []
-    for site in made.sites:
-        change = lists.get(site.read)
-        found = None if change is None else _items_anew(log, walk, site, *change)
+    # The templates over the changed lists, in walk order; the others keep their
+    # items, and move only where the rewritten log has moved.
+    sites = list(made.sites)
+    after = 0  # the first site not dealt with yet
+    for position in sorted(p for read in lists for p in sited[read]):
+        log.move(sites, after, position)
+        after = position + 1
+        site = sites[position]
+        found = _items_anew(log, walk, site, *lists[site.read])
         if found is None:  # its items as they were, each where the log now puts it
-            sites_now.append(log.moved(site))
+            sites[position] = log.moved(site)
             continue
         if not found:
             return None
@@ -377,9 +402,10 @@ def _reread(
         element = _put(element, address, listview)
         log.copy(site.end)
         end = len(log.out)
-        sites_now.append(
-            site._replace(spans=tuple(spans), end=end, element=listview, address=address)
+        sites[position] = site._replace(
+            spans=tuple(spans), end=end, element=listview, address=address
         )
+    log.move(sites, after, len(sites))
     log.copy(len(made.log))
     if walk.nodes > setup.max_nodes or walk.work > setup.max_work:
         return None
@@ -390,7 +416,10 @@ def _reread(
         work=walk.work,
         stopped=made.stopped,
         log=tuple(log.out),
-        sites=tuple(sites_now),
+        sites=tuple(sites),
+        sited=sited,
+        # Every entry rewritten lies before the stop (an item past it is refused).
+        stop=None if stop is None else stop + len(log.out) - len(made.log),
         **_counted(
             made.reads,
             made.under,
@@ -436,7 +465,7 @@ def _items_anew(
     spans = list(site.spans)
     shown = min(len(now), walk.max_items)  # the items past the cap are not shown
     kept = min(len(old), shown)
-    changed = [i for i in range(kept) if old[i] is not now[i]]
+    changed = list(compress(range(kept), map(is_not, old, now)))
     if not changed and kept == shown:
         return None
     if log.stop is not None and any(i >= len(spans) or spans[i][1] > log.stop for i in changed):
@@ -486,6 +515,12 @@ class _Log:
             for index in range(start, end):
                 a, b, nodes, work = spans[index]
                 spans[index] = (a + shift, b + shift, nodes, work)
+
+    def move(self, sites: list[Site], start: int, end: int) -> None:
+        """Sites ``start`` to ``end``, all their items kept, moved as :meth:`moved` says."""
+        if len(self.out) != self.done:
+            for position in range(start, end):
+                sites[position] = self.moved(sites[position])
 
     def moved(self, site: Site) -> Site:
         """A site whose items are all kept, where the rewritten log puts them."""
@@ -580,7 +615,9 @@ def _put(node: Any, address: tuple[Any, ...], value: Any) -> Any:
     key, inner = address[0], _put(node[address[0]], address[1:], value)
     if isinstance(node, dict):
         return FrozenDict({**node, key: inner})
-    return FrozenList([inner if index == key else kid for index, kid in enumerate(node)])
+    items = node[:]  # a copy in C: a wide list (a root of many children) costs no loop
+    items[key] = inner
+    return FrozenList(items)
 
 
 def _appended(
