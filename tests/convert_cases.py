@@ -327,15 +327,26 @@ def edited(s: Surface, **changes: Any) -> Surface:
     return msgspec.structs.replace(s, data_model={**data, **changes})
 
 
+def converted_often(converter: Converter, s: Surface, times: int = plans.COMPILE_AT) -> Conversion:
+    """``s`` converted ``times`` in a row, as the engine converts it: each conversion
+    given the one before, each of a surface of its own (the data re-sent) with the
+    very component set, which is what the converter compiles once it is seen often.
+    """
+    result = None
+    for _ in range(times):
+        result = converter.convert(msgspec.structs.replace(s), result)
+    assert result is not None
+    return result
+
+
 def planned(converter: Converter, s: Surface) -> Conversion:
     """A conversion of ``s`` once the converter has a plan of its components.
 
     The plan made it unless the plan handed the surface to the walk (a budget ran out).
     """
-    for _ in range(plans.COMPILE_AT):
-        result = converter.convert(s)
+    converted_often(converter, s)
     assert any(plan is not None for _, plan in converter._plans._plans.values())
-    return result
+    return converter.convert(s)
 
 
 def column(count: int) -> list[dict[str, Any]]:

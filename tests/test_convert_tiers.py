@@ -54,12 +54,14 @@ class TestTiers:
         converter = Converter()
         raw, data = catalog(4)
         s = surface(*raw, data=data)
-        made = []
+        compiled, previous = [], None
         for count in range(1, plans.COMPILE_AT + 2):
-            result = converter.convert(edited(s, count=count))
-            assert result._made is not None
-            made.append(result._made.plan is not None)
-        assert made == [False] * (plans.COMPILE_AT - 1) + [True, True]
+            previous = converter.convert(edited(s, count=count), previous)
+            compiled.append(bool(converter._plans._plans))
+        assert compiled == [False] * (plans.COMPILE_AT - 1) + [True, True]
+        fresh = converter.convert(edited(s, count=0))  # no conversion to build on
+        assert fresh._made is not None
+        assert fresh._made.plan is not None
 
     def test_same_surface_gives_the_same_conversion(self) -> None:
         """Converting the same surface again returns the conversion it was given."""

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from convert_cases import converted_often, planned
 
 from a2ui_stream._convert import plans
 from a2ui_stream._convert.converter import Converter
@@ -196,54 +197,53 @@ class TestRecording:
 
 class TestBounds:
     def test_the_caches_are_bounded(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """Sightings, plans and compiled sources stay within their bounds."""
-        monkeypatch.setattr(plans, "_MAX_SIGHTED", 40)
+        """Plans and compiled sources stay within their bounds."""
         monkeypatch.setattr(plans, "_MAX_PLANS", 8)
         monkeypatch.setattr(plans, "_MAX_CODE", 3)
         converter = Converter()
         for surface in _surfaces(60):
-            for _ in range(plans.COMPILE_AT):
-                converter.convert(surface)
+            converted_often(converter, surface)
         cache = converter._plans
-        assert len(cache._sighted) <= 40
-        assert len(cache._plans) <= 8
+        assert len(cache._plans) == 8
         assert len(cache._code) <= 3
 
-    def test_sets_each_seen_once_are_never_compiled(self) -> None:
-        """A set freed and replaced by an equal one at the same address is a new set.
+    def test_a_set_is_compiled_when_converted_often_in_a_row(self) -> None:
+        """The COMPILE_AT-th conversion in a row of a set, each given the last, compiles it."""
+        converter = Converter()
+        (surface,) = _surfaces(1)
+        result = converted_often(converter, surface, plans.COMPILE_AT - 1)
+        assert result._made is not None
+        assert result._made.seen == plans.COMPILE_AT - 1
+        assert not converter._plans._plans
+        converter.convert(msgspec.structs.replace(surface), result)
+        assert len(converter._plans._plans) == 1
 
-        How a list streamed one component at a time goes: each set is freed when the
-        next arrives, and CPython gives the next one the same id again and again.
+    def test_an_equal_set_in_a_new_object_is_a_new_set(self) -> None:
+        """A set re-sent as a new object (a list streamed one component at a time) starts over.
+
+        Counted on the conversions, not by id: CPython gives a freed set's id to the
+        next, and sightings counted by id compiled sets each seen once.
         """
         converter = Converter()
+        previous = None
         for count in range(plans.COMPILE_AT * 4):
             (surface,) = _surfaces(1)
-            converter.convert(msgspec.structs.replace(surface, data_model={"n": count}))
-            del surface  # its set goes, unless the sighting holds it
+            previous = converter.convert(
+                msgspec.structs.replace(surface, data_model={"n": count}), previous
+            )
+            assert previous._made is not None
+            assert previous._made.seen == 1
         assert not converter._plans._plans
-        sighted = converter._plans._sighted.values()
-        assert converter._plans._sighted_components == sum(len(s) for s, _ in sighted)
-
-    def test_what_sightings_hold_is_bounded_in_components(
-        self, monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        """Sightings hold their sets, within a bound on the components they hold."""
-        monkeypatch.setattr(plans, "_MAX_SIGHTED_COMPONENTS", 10)
-        converter = Converter()
-        for surface in _surfaces(30):
-            converter.convert(surface)
-        cache = converter._plans
-        assert 0 < cache._sighted_components <= 10
-        assert cache._sighted_components == sum(len(s) for s, _ in cache._sighted.values())
 
     def test_a_forgotten_plan_is_built_again(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """Forgetting only costs speed: the next sightings compile the set again, equally."""
-        monkeypatch.setattr(plans, "_MAX_SIGHTED", 2)
+        """Forgetting only costs speed: converted often again, the set compiles again, equally."""
+        monkeypatch.setattr(plans, "_MAX_PLANS", 1)
         converter = Converter()
         surfaces = _surfaces(3)
-        first = [converter.convert(s) for s in surfaces for _ in range(plans.COMPILE_AT)]
-        again = [converter.convert(s) for s in surfaces for _ in range(plans.COMPILE_AT)]
+        first = [planned(converter, s) for s in surfaces]
+        again = [planned(converter, s) for s in surfaces]
         assert [c.element for c in first] == [c.element for c in again]
+        assert [c._made.plan is not None for c in again if c._made] == [True, True, True]
 
     def test_sets_past_the_size_are_walked(self) -> None:
         """A component set past the compiled size is always converted by the walk."""
@@ -256,7 +256,7 @@ class TestBounds:
             {},
         )
         converter = Converter(limits=Limits(max_nodes=10_000))
-        for _ in range(plans.COMPILE_AT + 1):
-            result = converter.convert(surface)
+        result = converted_often(converter, surface, plans.COMPILE_AT + 1)
         assert result._made is not None
         assert result._made.plan is None
+        assert not converter._plans._plans

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 import msgspec
+from convert_cases import converted_often
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from invariants import conversion_problems, feed_in_chunks, output_problems, split_points
@@ -581,9 +582,7 @@ class TestTiers:
         }
         (surface,) = _surfaces(ops, limits)
         converter = Converter(limits=limits)
-        previous = None
-        for _ in range(plans.COMPILE_AT):
-            previous = converter.convert(surface, previous)
+        previous = converted_often(converter, surface)
         for index, key, value in edits:
             model: Any = surface.data_model
             items = list(model["items"])

@@ -87,6 +87,9 @@ class Made(msgspec.Struct, frozen=True, gc=False):
         stop: where in ``log`` the budget stopped the walk (``None`` when it did not).
         runs: the item runs of the plan's patches since its last run (see
             :meth:`~a2ui_stream._convert.plans.Plan.patch`); only a patch carries them on.
+        seen: how many conversions in a row, this one included, were of the surface's
+            very component set (:class:`~a2ui_stream._convert.plans.Plans` compiles a
+            set converted often).
     """
 
     surface: Surface
@@ -101,6 +104,7 @@ class Made(msgspec.Struct, frozen=True, gc=False):
     sited: Mapping[tuple[str, ...], tuple[int, ...]] = _NO_SITES
     stop: int | None = None
     runs: ItemRuns = NO_RUNS
+    seen: int = 1
 
 
 class Conversion(msgspec.Struct, frozen=True):
@@ -160,22 +164,27 @@ class Converter:
         made = previous._made if previous is not None else None  # noqa: SLF001 (our own)
         if made is not None and made.surface is surface:
             return previous  # type: ignore[return-value]  # made is previous's
+        seen = 1  # conversions in a row of this very component set, this one included
+        if made is not None and made.surface.components is surface.components:
+            seen = made.seen + 1
         try:
-            plan = self._plans.get(surface)
+            plan = self._plans.get(surface, seen)
             paths = None if made is None else _claimed_paths(known, made.surface, surface)
             if previous is not None and made is not None and known:
-                patched = self._patched(surface, previous, made, plan, paths=paths, known=known)
+                patched = self._patched(
+                    surface, previous, made, plan, paths=paths, known=known, seen=seen
+                )
                 if patched is not None:
                     return patched
             if made is not None and made.reads is not None:
-                reread = _reread(self._setup, surface, previous, made, paths)  # type: ignore[arg-type]
+                reread = _reread(self._setup, surface, previous, made, paths, seen=seen)  # type: ignore[arg-type]
                 if reread is not None:
                     return reread
             if plan is not None:
                 walk = Walk(self._setup, surface)
                 element = plan.run(walk)
                 if element is not None:
-                    return _result(element, walk, surface, plan)
+                    return _result(element, walk, surface, plan, seen)
             walk = Walk(self._setup, surface)
             element = walk.convert(surface.root_id)
         except Exception as exc:  # noqa: BLE001 (the contract: conversion never raises)
@@ -185,7 +194,7 @@ class Converter:
                 surface_id=surface.surface_id,
             )
             return Conversion(element=None, warnings=(failure,))
-        return _result(element, walk, surface, None)
+        return _result(element, walk, surface, None, seen)
 
     def _patched(
         self,
@@ -196,11 +205,12 @@ class Converter:
         *,
         paths: Sequence[tuple[str, ...]] | None,
         known: Sequence[DataChange | ComponentChange],
+        seen: int,
     ) -> Conversion | None:
         """``previous`` with a claimed change applied, when that is exact.
 
         ``paths``: where a data claim in ``known`` says the data changed
-        (:func:`_claimed_paths`), or ``None``.
+        (:func:`_claimed_paths`), or ``None``; ``seen``: as :attr:`Made.seen` says.
         """
         before = made.surface
         element = previous.element
@@ -222,7 +232,7 @@ class Converter:
                 nodes += made.nodes
                 work += made.work
                 if nodes <= setup.max_nodes and work <= setup.max_work:
-                    kept = Made(surface, plan, nodes=nodes, work=work, runs=runs)
+                    kept = Made(surface, plan, nodes=nodes, work=work, runs=runs, seen=seen)
                     return Conversion(patched, previous.warnings, kept)
         for claim in known:
             if (
@@ -240,9 +250,11 @@ def _basis(surface: Surface) -> tuple[str, str, str | None]:
     return surface.surface_id, surface.version, surface.root_id
 
 
-def _result(element: Any, walk: Walk, surface: Surface, plan: Plan | None) -> Conversion:
+def _result(element: Any, walk: Walk, surface: Surface, plan: Plan | None, seen: int) -> Conversion:
     if plan is not None:
-        made = Made(surface, plan, nodes=walk.nodes, work=walk.work, stopped=walk.stopped)
+        made = Made(
+            surface, plan, nodes=walk.nodes, work=walk.work, stopped=walk.stopped, seen=seen
+        )
     else:
         made = Made(
             surface,
@@ -255,6 +267,7 @@ def _result(element: Any, walk: Walk, surface: Surface, plan: Plan | None) -> Co
             sites=tuple(walk.sites),
             sited=_sited(walk.sites),
             stop=_stop_index(walk.log) if walk.stopped else None,
+            seen=seen,
         )
     return Conversion(element, walk.warnings(), made)
 
@@ -324,6 +337,8 @@ def _reread(
     previous: Conversion,
     made: Made,
     paths: Sequence[tuple[str, ...]] | None = None,
+    *,
+    seen: int,
 ) -> Conversion | None:
     """A walk's conversion for new data, when its reads still give what they gave.
 
@@ -371,7 +386,7 @@ def _reread(
             return None  # items appended after the cut
         lists[segments] = (value, now)
     if not lists:
-        kept = msgspec.structs.replace(made, surface=surface)
+        kept = msgspec.structs.replace(made, surface=surface, seen=seen)
         return Conversion(previous.element, previous.warnings, kept)
     walk = Walk(setup, surface)
     walk.nodes, walk.work = made.nodes, made.work
@@ -420,6 +435,7 @@ def _reread(
         sited=sited,
         # Every entry rewritten lies before the stop (an item past it is refused).
         stop=None if stop is None else stop + len(log.out) - len(made.log),
+        seen=seen,
         **_counted(
             made.reads,
             made.under,

@@ -50,21 +50,17 @@ if TYPE_CHECKING:
 
 __all__ = ["COMPILE_AT", "Plan", "Plans"]
 
-#: Component sets sighted and not compiled yet, at most, and their components in all.
-#: A sighting holds its set: at 50,000 components many-surfaces peaked 16 MB higher, at
-#: 10,000 0.4 MB (chat-mixed 4 MB either way).
-_MAX_SIGHTED: Final = 4096
-_MAX_SIGHTED_COMPONENTS: Final = 10_000
 #: Plans kept; each holds its component set's literals and compiled functions.
 _MAX_PLANS: Final = 64
 #: Compiled sources kept, by source text.
 _MAX_CODE: Final = 256
-#: The sighting of a component set that compiles it. Writing and compiling a plan costs
-#: several walks of the surface (``compile()`` most of it, where the code of a scope is
-#: not cached yet), and a run a fraction of one: a set streamed over a few snapshots,
-#: as a chat's surfaces are, is walked; a set re-sent for ever with new data (a live
-#: dashboard) is compiled early in its life (measured on the benchmark's workloads:
-#: chat-mixed, many-surfaces and data-churn-cumulative at 3, 5, 8 and 16).
+#: The conversion of a component set (in a row, each with new data) that compiles it.
+#: Writing and compiling a plan costs several walks of the surface (``compile()`` most
+#: of it, where the code of a scope is not cached yet), and a run a fraction of one: a
+#: set streamed over a few snapshots, as a chat's surfaces are, is walked; a set re-sent
+#: for ever with new data (a live dashboard) is compiled early in its life (measured on
+#: the benchmark's workloads: chat-mixed, many-surfaces and data-churn-cumulative at 3,
+#: 5, 8 and 16).
 COMPILE_AT: Final = 16
 #: Components past which a set is never compiled: the source would be large and
 #: ``compile()`` slow, for a surface that is rarely re-sent unchanged.
@@ -523,11 +519,10 @@ class Plans:
 
     A component set is known by identity (with the surface id, version and root it
     belongs to): the reducer keeps a set's object while its components are unchanged.
-    A sighting holds its set, so that an id CPython gives a new set after the last
-    one was freed (a list streamed one component at a time frees each set as the
-    next arrives) is not counted as the same set seen again. What sightings hold is
-    bounded in sets and in components; a plan holds its set too, and is used only for
-    that very object. Every map is bounded; forgetting only costs speed.
+    How often it was converted in a row is the converter's to count (on the
+    conversions themselves, so that nothing here holds a set to tell a set seen again
+    from a new one CPython gave a freed one's id); a plan holds its set, and is used
+    only for that very object. Every map is bounded; forgetting only costs speed.
 
     Args:
         setup: the converter's tables and limits.
@@ -535,8 +530,6 @@ class Plans:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        self._sighted: OrderedDict[tuple[Any, ...], tuple[Any, int]] = OrderedDict()
-        self._sighted_components = 0
         self._plans: OrderedDict[tuple[Any, ...], tuple[Any, Plan | None]] = OrderedDict()
         self._code: OrderedDict[str, Any] = OrderedDict()
         self.namespace: dict[str, Any] = {
@@ -552,32 +545,21 @@ class Plans:
             **{f"R_{name}": rule for name, rule in rules.RULES.items()},
         }
 
-    def get(self, surface: Surface) -> Plan | None:
-        """The plan of a surface's component set once it is worth one, else ``None``."""
+    def get(self, surface: Surface, seen: int) -> Plan | None:
+        """The plan of a surface's component set once it is worth one, else ``None``.
+
+        Args:
+            surface: the surface to convert.
+            seen: how many conversions in a row, this one included, were of its very
+                component set.
+        """
         components = surface.components
         key = (id(components), surface.surface_id, surface.version, surface.root_id)
         built = self._plans.get(key)
         if built is not None and built[0] is components:
             self._plans.move_to_end(key)
             return built[1]
-        size = len(components)
-        if size > _MAX_PLAN_COMPONENTS:
-            return None
-        sighted = self._sighted.pop(key, None)
-        count = 1
-        if sighted is not None:
-            self._sighted_components -= len(sighted[0])
-            if sighted[0] is components:
-                count = sighted[1] + 1
-        if count < COMPILE_AT:
-            self._sighted[key] = (components, count)  # the most recent last
-            self._sighted_components += size
-            while (
-                len(self._sighted) > _MAX_SIGHTED
-                or self._sighted_components > _MAX_SIGHTED_COMPONENTS
-            ):
-                forgotten, _ = self._sighted.popitem(last=False)[1]
-                self._sighted_components -= len(forgotten)
+        if seen < COMPILE_AT or len(components) > _MAX_PLAN_COMPONENTS:
             return None
         plan = self.build(surface)
         self._plans[key] = (components, plan)  # a set without a plan is not tried again
