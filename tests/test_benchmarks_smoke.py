@@ -284,3 +284,27 @@ class TestQuickRun:
             expected = PROFILED_EVERYWHERE | PROFILED_BY_WORKLOAD.get(workload, set())
             assert all(calls[name] > 0 for name in expected), (workload, calls)
             assert found["hotspots"]
+
+
+class TestMarginal:
+    @pytest.mark.parametrize(
+        ("shape", "sizes"), [("append", "5,50"), ("messages", "5,50"), ("delta", "1")]
+    )
+    def test_each_shape_prints_a_cost_per_size(self, shape: str, sizes: str) -> None:
+        """``bench_marginal.py`` times the events after each size's setup, all accepted."""
+        command = [sys.executable, str(BENCH / "bench_marginal.py"), shape, "--at", sizes]
+        command += ["--count", "20", "--repeat", "1", "--patches"]
+        done = subprocess.run(command, check=True, capture_output=True, text=True)  # noqa: S603
+        rows = done.stdout.splitlines()
+        assert [row.split(":")[0] for row in rows] == [
+            f"{shape} at {int(size):>6}" for size in sizes.split(",")
+        ]
+        assert all("µs per event" in row for row in rows)
+
+    def test_a_size_past_the_run_cap_is_refused(self) -> None:
+        """Past the run-wide cap on live surfaces the timed events would be refusals."""
+        command = [sys.executable, str(BENCH / "bench_marginal.py"), "messages", "--at", "10001"]
+        command += ["--count", "5", "--repeat", "1"]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603
+        assert done.returncode != 0
+        assert "refused" in done.stderr
