@@ -144,6 +144,18 @@ class TestFastPathMatchesReplay:
         assert run is not None
         assert run.buckets["m"].upserts == frozenset({1})
 
+    def test_a_streamed_list_compiles_no_render_plan(self) -> None:
+        """Each append makes a new component set, converted once: none is worth a plan.
+
+        The sets are freed one after another, and CPython gives a new set a freed one's
+        id: counted by id, sightings reached the compile threshold here (issue 12).
+        """
+        reducer = Reducer()
+        events: list[ev.Event] = [_snapshot([_root()])]
+        events += [_delta(_append(f"c{i}")) for i in range(600)]
+        reducer.reduce_all(events)
+        assert not reducer._converter._plans._plans
+
     def test_missing_child_arrives_later(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """A reference that found nothing, amid a long list, finds its component later.
 
