@@ -141,7 +141,7 @@ _RESENDING = frozenset(
     }
 )
 #: Workloads whose one component set is re-sent often enough, even at a smoke run's
-#: size, to be compiled into a plan (at its ``COMPILE_AT``-th sighting). The others may
+#: size, to be compiled into a plan (at its ``COMPILE_AT``-th conversion). The others may
 #: or may not be: chat surfaces are re-sent fewer times than that, data-churn-all and
 #: the deltas only at larger sizes, and big-surface's sets are too large to compile.
 _PLANNED = frozenset({"data-churn-cumulative"})

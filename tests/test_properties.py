@@ -381,7 +381,7 @@ def _from_scratch(ops: list[Any], limits: Limits) -> dict[str, Any]:
     return {part.surface_id: part.args for part in state.current.parts.values()}
 
 
-#: The sightings a component set needs before it is compiled, per tier: every set at
+#: The conversions in a row a component set needs to be compiled, per tier: every set at
 #: once (plans, patches and appends everywhere), and never (the walk alone).
 _TIERS = (1, 10**9)
 

@@ -515,7 +515,7 @@ def _replace(node: Any, address: tuple[Any, ...], items: dict[int, Any]) -> Any:
 
 
 class Plans:
-    """The plans of one converter: component sets sighted, plans built, code compiled.
+    """The plans of one converter: a plan per component set compiled, and compiled code.
 
     A component set is known by identity (with the surface id, version and root it
     belongs to): the reducer keeps a set's object while its components are unchanged.
