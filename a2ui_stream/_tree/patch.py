@@ -598,9 +598,8 @@ def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON
     if isinstance(old, list) and isinstance(new, list):
         shared = min(len(old), len(new))
         # A list grown or shrunk at its end (a streamed list) keeps every shared item:
-        # one scan at half the cost of the one that finds the changed positions. Lists
-        # of one length differ somewhere (or are rebuilt): that scan alone.
-        if len(old) == len(new) or any(map(is_not, old, new)):
+        # one scan at half the cost of the one that finds the changed positions.
+        if any(map(is_not, old, new)):
             for index in compress(range(shared), map(is_not, old, new)):
                 _diff_into(operations, f"{path}/{index}", old[index], new[index])
         operations.extend(
