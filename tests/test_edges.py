@@ -172,6 +172,24 @@ class TestArgumentTypes:
     def test_feed_takes_any_bytes(self, chunk: bytes) -> None:
         assert a2ui_stream.Processor().feed(chunk) == []
 
+    @pytest.mark.parametrize("wrap", [bytearray, memoryview], ids=["bytearray", "memoryview"])
+    @pytest.mark.parametrize("ending", [b"\n", b"\r", b"\r\n"], ids=["lf", "cr", "crlf"])
+    def test_feed_any_bytes_cut_anywhere(
+        self, wrap: Callable[[bytes], bytes], ending: bytes
+    ) -> None:
+        # Found by an input probe: a memoryview after a partial line raised
+        # AttributeError (no .find), and a CR in one was never seen as a line end.
+        data = cases.RECORDING.replace(b"\n", ending)
+        want = testing.process(data)
+        for cut in (1, 7, 4096):
+            processor = a2ui_stream.Processor()
+            diffs = [
+                d for i in range(0, len(data), cut) for d in processor.feed(wrap(data[i : i + cut]))
+            ]
+            diffs += processor.close()
+            assert tuple(diffs) == want.diffs, cut
+            assert tuple(processor.take_diagnostics()) == want.diagnostics, cut
+
     def test_feed_other(self) -> None:
         with pytest.raises(TypeError, match="not int"):
             a2ui_stream.Processor().feed(5)  # type: ignore[arg-type]

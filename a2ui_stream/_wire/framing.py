@@ -271,7 +271,7 @@ class Framer:
             return None
         return "sse" if isinstance(self._lines, _SseLines) else "jsonl"
 
-    def feed(self, data: bytes) -> Output:
+    def feed(self, data: bytes | memoryview) -> Output:
         """Take the next chunk of input.
 
         Args:
@@ -285,6 +285,10 @@ class Framer:
         """
         if self._closed:
             raise UsageError("feed() after close()")
+        if isinstance(data, memoryview):
+            # A view has no find() and ``b"\r" in view`` compares single bytes as ints,
+            # so a view would split unlike the same bytes: read every chunk as bytes.
+            data = data.tobytes()
         out: Output = []
         self._take(self._line_ends(data), out)
         return out
