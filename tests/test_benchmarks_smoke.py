@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import os
 import shutil
 import subprocess
 import sys
@@ -308,3 +309,20 @@ class TestMarginal:
         done = subprocess.run(command, capture_output=True, text=True, check=False)  # noqa: S603
         assert done.returncode != 0
         assert "refused" in done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "wait4"), reason="os.wait4 is POSIX only")
+class TestCliGrowth:
+    @pytest.mark.parametrize("shape", ["append", "messages"])
+    def test_each_length_prints_cpu_and_peak_rss(self, shape: str) -> None:
+        """``bench_cli_growth.py`` runs the command over each length and reads its usage."""
+        command = [sys.executable, str(BENCH / "bench_cli_growth.py"), shape]
+        done = subprocess.run(  # noqa: S603
+            [*command, "--events", "20,40"], check=True, capture_output=True, text=True
+        )
+        first, second = done.stdout.splitlines()
+        assert first.startswith(f"{shape}     20 events:")
+        assert second.startswith(f"{shape}     40 events:")
+        assert "µs per event past 20" in second
+        rss = float(second.split("CPU")[1].split("MB")[0])
+        assert rss > 1  # a real child's peak RSS, read off wait4
