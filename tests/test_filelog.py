@@ -260,6 +260,7 @@ FOREIGN = {
     "empty first line": b'\n{"type":"RUN_STARTED"}\n',
     "text fragment only": b"no line feed in here",
     "csv": b"type,runId\nRUN_STARTED,r\n",
+    "one-line json document": b'{"type":"FeatureCollection","features":[{"type":"Feature"}]}',
 }
 
 

@@ -109,7 +109,16 @@ def test_torn_tail_says_what_was_kept(tmp_path: Path) -> None:
 class TestForeign:
     @pytest.mark.parametrize(
         "data",
-        [b"", EVENT, EVENT * 2, b'{"type":"RUN', b"{", b'{"type":"X\\"y","a":1}\n'],
+        [
+            b"",
+            EVENT,
+            EVENT * 2,
+            b'{"type":"RUN',
+            b"{",
+            b'{"type":"X\\"y","a":1}\n',
+            EVENT[:-1],  # a first record torn just before its line feed
+            b'{"type":"FeatureCollection","features":[',  # torn: not whole JSON
+        ],
     )
     def test_logs_and_torn_first_lines_pass(
         self, opened: tuple[Path, list[int]], data: bytes
@@ -125,6 +134,10 @@ class TestForeign:
             (b'{"type":"X",\n', "not a JSON object with a string type"),
             (b"hello", "one unterminated line"),
             (b'{"type": "X"}\n', "does not begin like an event"),
+            # Found by an input probe: a one-line JSON file (compact GeoJSON) was taken
+            # for a torn first record and truncated to nothing.
+            (b'{"type":"FeatureCollection","features":[]}', "a whole JSON document"),
+            (b'{"type":"info","msg":"up"}', "a whole JSON document"),
         ],
     )
     def test_anything_else_is_named(

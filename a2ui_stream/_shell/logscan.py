@@ -6,7 +6,7 @@ index), the reads that resume at a seq or a byte offset, and the judgement of wh
 file's first line is an event as this package writes it (:func:`foreign`). Reads in
 fixed-size chunks, so memory never depends on the log's length. Shell layer, like the
 log: it reads files; no core module may import it, and it imports nothing from the
-package but diagnostics.
+package but diagnostics and the names of the event types.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import msgspec
 
+from a2ui_stream._wire.codec import EVENT_TYPES
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
@@ -161,6 +162,26 @@ def count_newlines(fd: int, start: int, stop: int) -> int:
     return total
 
 
+def _whole_document(fragment: bytes) -> str | None:
+    """Say why a file of one unterminated line is no torn first record, if it is not.
+
+    A record torn by a crash stops short of its line feed, so it is whole JSON only when
+    the tear fell just before that line feed, and then it is an AG-UI event. A whole
+    JSON object of another ``type`` is someone's one-line document (compact GeoJSON):
+    opening it as a torn log would truncate it to nothing.
+    """
+    try:
+        typed = msgspec.json.decode(fragment, type=_Typed)
+    except msgspec.DecodeError:
+        return None  # cut short: the start of a record
+    if typed.type in EVENT_TYPES:
+        return None
+    return (
+        f"it is a whole JSON document of type {typed.type[:40]!r} with no line feed, "
+        "not an AG-UI event"
+    )
+
+
 def foreign(fd: int) -> str | None:
     """Say why a file is not an event log this package wrote, judged from its first line.
 
@@ -169,7 +190,8 @@ def foreign(fd: int) -> str | None:
     a string ``type``. Only the first :data:`SCAN_CHUNK` bytes are read. A first line
     longer than that is judged by its start alone, and a file that is one unterminated
     fragment passes if it could be the start of such a line (the first record's write
-    was torn by a crash; opening cuts it off).
+    was torn by a crash; opening cuts it off): a whole JSON object passes only when its
+    type is an AG-UI event's.
 
     Args:
         fd: the file, open for reading.
@@ -182,8 +204,10 @@ def foreign(fd: int) -> str | None:
         return None
     end = head.find(_NEWLINE)
     if end < 0 and len(head) < SCAN_CHUNK:
-        if head.startswith(EVENT_START) or EVENT_START.startswith(head):
+        if EVENT_START.startswith(head):
             return None
+        if head.startswith(EVENT_START):
+            return _whole_document(head)
         return "it holds one unterminated line that is not the start of an event"
     line = head[:end] if end >= 0 else head
     if _TYPED_START.match(line) is None:

@@ -56,6 +56,7 @@ from a2ui_stream._wire.numbers import js_number
 from a2ui_stream.errors import UsageError
 
 __all__ = [
+    "EVENT_TYPES",
     "Decoded",
     "EventDecoder",
     "decode_event",
@@ -84,6 +85,8 @@ _KNOWN: tuple[type[Event], ...] = get_args(KnownEvent)
 _ALL: tuple[type[Event], ...] = (*_KNOWN, UnknownEvent)
 #: Event class by ``type`` tag; a tag missing here means :class:`UnknownEvent`.
 _BY_TAG: dict[str, type[Event]] = {str(cls.__struct_config__.tag): cls for cls in _KNOWN}
+#: Every ``type`` AG-UI 1.0 defines, as on the wire.
+EVENT_TYPES: frozenset[str] = frozenset(_BY_TAG)
 #: One decoder per class, for the known fields of a line that also had unknown ones.
 _DECODERS: dict[type[Event], msgspec.json.Decoder[Any]] = {
     cls: msgspec.json.Decoder(cls, float_hook=js_number) for cls in _ALL
