@@ -158,3 +158,27 @@ class TestHints:
         result = cli("process", write(tmp_path, "in", WITH_BAD_LINE))
         assert result.code == 1
         assert "hint" not in result.err
+
+
+class TestTooDeep:
+    """A JSON file nested past what the decoder can hold is bad input, not a crash."""
+
+    # Found by an input probe: a 2 KB file of 1,000 nested arrays made every command
+    # raise RecursionError from the format sniffing (render's sniff, via the hints).
+    @pytest.mark.parametrize("depth", [1_000, 100_000])
+    @pytest.mark.parametrize(
+        "command",
+        [["process"], ["process", "--final"], ["inspect"], ["inspect", "--tree"], ["render"]],
+        ids=" ".join,
+    )
+    def test_every_command_reports_it(
+        self, cli: Callable[..., Result], tmp_path: Path, depth: int, command: list[str]
+    ) -> None:
+        for name, data in [
+            ("deep.json", b"[" * depth + b"]" * depth),
+            ("deep-lines.jsonl", b"[1]\n" + b"[" * depth + b"]" * depth + b"\n[2]\n"),
+        ]:
+            result = cli(*command, write(tmp_path, name, data))
+            assert result.code == 1, (name, result.err)
+            assert "Traceback" not in result.err
+            assert "(error)" in result.err

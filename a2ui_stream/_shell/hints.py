@@ -33,7 +33,7 @@ _OPERATION_KEY: Final = re.compile(
 def _whole_first_line(text: bytes) -> bool:
     try:
         _DECODE.decode(text.split(b"\n", 1)[0])
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return False
     return True
 

@@ -148,9 +148,13 @@ def sniff(head: bytes) -> str:
         return "agui"  # SSE, or not JSON at all: the event decoder says what is wrong
     try:
         value = _DECODE.decode(text.split(b"\n", 1)[0])
+    except RecursionError:
+        return "agui"  # nested past the decoder's reach: the event decoder reports it
     except msgspec.DecodeError:
         try:
             value = _DECODE.decode(text)
+        except RecursionError:
+            return "agui"
         except msgspec.DecodeError:  # longer than the head: judge from the text
             return "agui" if _EVENT_TYPE.search(text) else "a2ui"
     return "a2ui" if _is_a2ui(value) else "agui"
@@ -173,7 +177,7 @@ def a2ui_messages(data: bytes) -> tuple[list[bytes], list[Diagnostic]]:
     text = data.removeprefix(b"\xef\xbb\xbf")
     try:
         document = _DECODE.decode(text)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # JSONL, or a line the lines report
         return _jsonl_messages(text)
     if type(document) is list:
         return [_compact(raw) for raw in _RAW_LIST.decode(text)], []
@@ -201,6 +205,9 @@ def _jsonl_messages(data: bytes) -> tuple[list[bytes], list[Diagnostic]]:
             continue
         try:
             _DECODE.decode(line)
+        except RecursionError:
+            problems.append(_too_deep(number, start, line))
+            continue
         except msgspec.DecodeError as error:
             problems.append(
                 Diagnostic(
@@ -215,6 +222,18 @@ def _jsonl_messages(data: bytes) -> tuple[list[bytes], list[Diagnostic]]:
             continue
         messages.append(_compact(line))
     return messages, problems
+
+
+def _too_deep(number: int, start: int, line: bytes) -> Diagnostic:
+    """A line nested past the decoder's reach (Python's stack), as the event decoder says it."""
+    return Diagnostic(
+        code=Code.JSON_TOO_DEEP,
+        message="line nests too deeply to decode; it was skipped",
+        severity=Severity.ERROR,
+        line=number,
+        offset=start,
+        raw=line[:120],
+    )
 
 
 def a2ui_events(messages: list[bytes]) -> Iterator[ev.ActivitySnapshot | ev.ActivityDelta]:
