@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import stat
 import subprocess
 import sys
 import webbrowser
@@ -326,6 +328,46 @@ class TestOutput:
         assert result.code == 2
         assert "that is the input file" in result.err
         assert path.read_bytes() == cases.RECORDING
+
+    def test_a_link_is_followed_and_a_fifo_kept(
+        self, cli: Callable[..., Result], tmp_path: Path
+    ) -> None:
+        """-o through a link replaces the file it names; a FIFO is written to, not replaced."""
+        # Found by an input probe: -o renamed the page over the path it was given, so a
+        # link became a regular file, and a FIFO or a device (as root, /dev/null) was
+        # destroyed. A FIFO stands for every file that is not regular.
+        page = cli("render", cases.RECORDING_PATH).out
+        target = write(tmp_path, "target.html", b"old")
+        link = tmp_path / "link.html"
+        link.symlink_to(target)
+        assert cli("render", cases.RECORDING_PATH, "-o", link).code == 0
+        assert link.is_symlink()
+        assert target.read_bytes() == page
+        fifo = tmp_path / "pipe"
+        os.mkfifo(fifo)
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # the page fits the pipe
+        try:
+            assert cli("render", cases.RECORDING_PATH, "-o", fifo).code == 0
+            assert stat.S_ISFIFO(fifo.stat().st_mode)
+            assert os.read(reader, 2 * len(page)) == page
+        finally:
+            os.close(reader)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["link.html", "pipe", "target.html"]
+
+    def test_full_stdout_names_it(self) -> None:
+        """A full disk behind ``>`` is exit 2 naming ``<stdout>``, as for every command."""
+        if not Path("/dev/full").exists():
+            pytest.skip("/dev/full does not exist on this system")
+        with Path("/dev/full").open("wb") as full:
+            done = subprocess.run(  # noqa: S603 - our interpreter, our recording
+                [sys.executable, "-m", "a2ui_stream", "render", str(cases.RECORDING_PATH)],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                check=False,
+                timeout=120,
+            )
+        assert done.returncode == 2
+        assert b"path=<stdout>" in done.stderr
 
     def test_open(
         self, cli: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -28,6 +28,7 @@ import msgspec
 
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell import options
+from a2ui_stream._shell.filelog import name_error
 from a2ui_stream._shell.pipeline import iter_file_chunks
 from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE, StreamState
 from a2ui_stream._view.model import Card, Note, Page, Section, Step
@@ -568,7 +569,17 @@ def _html_renderer() -> Callable[[Page], str]:
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` whole: a failed write leaves the old file as it was."""
+    """Replace ``path`` with ``data`` whole: a failed write leaves the old file as it was.
+
+    A symbolic link is followed: the file it names is replaced, not the link. A path
+    that is no regular file (``/dev/null``, a FIFO, a terminal) cannot be replaced, and
+    renaming over it would destroy it: it is written to as it is, as ``>`` would.
+    """
+    path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file():
+        with path.open("wb") as file:  # a directory fails here, naming itself
+            file.write(data)
+        return
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(descriptor, "wb") as file:
@@ -625,8 +636,12 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
     data = render_page(page).encode("utf-8", "replace")
     target = _target(arguments)
     if target is None:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        try:
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        except OSError as error:  # a full disk behind ``>``: say which file, as process does
+            name_error(error, "<stdout>")
+            raise
     else:
         _write_atomically(target, data)
         reporter.logger.info("wrote the page", path=str(target), bytes=len(data))
