@@ -190,6 +190,25 @@ class TestArgumentTypes:
             assert tuple(diffs) == want.diffs, cut
             assert tuple(processor.take_diagnostics()) == want.diagnostics, cut
 
+    @pytest.mark.parametrize(
+        ("options", "error", "match"),
+        [
+            ({"limits": "x"}, TypeError, "limits must be a Limits or None, not str"),
+            ({"log": 5}, TypeError, r"log must be an EventLog .* not int"),
+            ({"keep_runs": "3"}, a2ui_stream.UsageError, "keep_runs must be None or a whole"),
+            ({"keep_runs": 0.5}, a2ui_stream.UsageError, "not 0.5"),
+            ({"keep_runs": -1}, a2ui_stream.UsageError, "not -1"),
+            ({"keep_runs": True}, a2ui_stream.UsageError, "not True"),
+        ],
+    )
+    def test_processor_options_are_checked_at_once(
+        self, options: dict[str, Any], error: type[Exception], match: str
+    ) -> None:
+        # Found by an input probe: these were accepted, then log=5 made feed() raise
+        # AttributeError and keep_runs="3" dropped every RUN_STARTED as an internal error.
+        with pytest.raises(error, match=match):
+            a2ui_stream.Processor(**options)
+
     def test_feed_other(self) -> None:
         with pytest.raises(TypeError, match="not int"):
             a2ui_stream.Processor().feed(5)  # type: ignore[arg-type]

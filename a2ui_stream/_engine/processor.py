@@ -80,7 +80,12 @@ class Processor:
                 for an agent set up with a custom render tool name.
             catalog_id: the catalog id a surface drawn from render arguments names
                 (the middleware's ``defaultCatalogId``); see :class:`Reducer`.
+
+        Raises:
+            TypeError: ``limits`` is not a :class:`Limits`, or ``log`` is no event log.
+            UsageError: ``keep_runs`` is not ``None`` or a whole number of at least 0.
         """
+        _check_options(limits, log, keep_runs)
         self.limits = limits or Limits()
         self._decoder = EventDecoder(format=format, limits=self.limits, strict=strict)
         self._reducer = Reducer(
@@ -333,6 +338,29 @@ def _too_deep_to_log(line: int | None, offset: int | None) -> Diagnostic:
         line=line,
         offset=offset,
     )
+
+
+#: What a log must do for the processor (``EventLog``): checked when it is given, not
+#: at the first event, where a wrong object would raise from ``feed``.
+_LOG_METHODS = ("append", "flush")
+
+
+def _check_options(limits: object, log: object, keep_runs: object) -> None:
+    """Refuse options of the wrong kind at once, naming them, as ``Limits`` does its fields.
+
+    Raises:
+        TypeError: ``limits`` is not a :class:`Limits`, or ``log`` is no event log.
+        UsageError: ``keep_runs`` is not ``None`` or a whole number of at least 0.
+    """
+    if limits is not None and not isinstance(limits, Limits):
+        message = f"limits must be a Limits or None, not {type(limits).__name__}"
+        raise TypeError(message)
+    if log is not None and not all(callable(getattr(log, name, None)) for name in _LOG_METHODS):
+        message = f"log must be an EventLog (MemoryLog, FileLog) or None, not {type(log).__name__}"
+        raise TypeError(message)
+    if keep_runs is not None and (type(keep_runs) is not int or keep_runs < 0):
+        message = f"keep_runs must be None or a whole number of at least 0, not {keep_runs!r}"
+        raise UsageError(message)
 
 
 def _not_bytes(data: object) -> str:
