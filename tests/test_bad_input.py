@@ -69,12 +69,21 @@ CASES: dict[str, tuple[Callable[[], bytes | list[bytes]], set[str]]] = {
         ),
         {"json.too_deep"},
     ),
-    "1e400": (lambda: b'{"type":"CUSTOM","name":"n","value":1e400}', {"event.field_ignored"}),
-    "1e400 in a data model": (
+    "a mistyped optional field": (
+        lambda: b'{"type":"CUSTOM","name":"n","value":1,"timestamp":"x"}',
+        {"event.field_ignored"},
+    ),
+    # Read as JSON.parse reads it, the infinity (#16): a free-form value takes it...
+    "a number past a double's range": (
+        lambda: b'{"type":"CUSTOM","name":"n","value":1e400}',
+        set(),
+    ),
+    # ...and a field that must be a string is malformed, as it is for any number.
+    "a number past a double's range as catalogId": (
         lambda: snapshot_line("x", v09_surface("x")).replace(
             b'"catalogId":"c"', b'"catalogId":1e400'
         ),
-        {"op.invalid_json", "op.missing_surface"},
+        {"op.malformed", "op.missing_surface"},
     ),
     "not an object": (lambda: b"[1,2,3]", {"json.not_object"}),
     "type not a string": (lambda: b'{"type":5}', {"event.invalid"}),
@@ -269,12 +278,34 @@ class TestCorpus:
         assert outcome.codes == {"json.invalid"}
 
     @pytest.mark.parametrize("number", [b"1e400", b"-1e999"])
-    def test_delta_after_an_undecodable_operation(self, number: bytes) -> None:
-        """A delta on a snapshot holding an out-of-range number applies; nothing raises."""
-        ops = [*v09_surface("n"), data_op("n", "/x", 0)]
+    def test_delta_after_a_number_past_a_doubles_range(self, number: bytes) -> None:
+        """A delta on a snapshot holding a number past a double's range applies, the
+        number kept as the infinity JSON.parse reads (#16: it once refused the write)."""
+        text = {"id": "root", "component": "Text", "text": {"path": "/x"}}
+        ops = [*v09_surface("n", [text]), data_op("n", "/x", 0)]
         line = snapshot_line("n", ops).replace(b'"value":0', b'"value":' + number)
+        outcome = run_between([line, self._append_delta()])
+        assert outcome.codes == set()
+        assert outcome.painted("n")["value"] == ("-Infinity" if b"-" in number else "Infinity")
+
+    def test_delta_after_an_undecodable_operation(self) -> None:
+        """A delta on a snapshot holding an operation that never decoded applies; nothing
+        raises. Its bytes hold a string that is not UTF-8, which only the line reader
+        checks: ``decode_event`` leaves content undecoded, so the operation fails late."""
+        text = {"id": "root", "component": "Text", "text": {"path": "/y"}}
+        ops = [*v09_surface("n", [text]), data_op("n", "/x", "ok")]
+        line = snapshot_line("n", ops).replace(b'"value":"ok"', b'"value":"\xff"')
+        processor = Processor()
+        processor.feed(RUN_LINE + b"\n")
+        diffs = processor.feed_events([decode_event(line), decode_event(self._append_delta())])
+        codes = {d.code for d in processor.take_diagnostics()}
+        assert "op.invalid_json" in codes
+        assert diffs[-1].args == {"$type": "Markdown", "value": "1"}  # the delta's write
+
+    @staticmethod
+    def _append_delta() -> bytes:
         append = {"op": "add", "path": "/a2ui_operations/-", "value": data_op("n", "/y", 1)}
-        delta = _encode(
+        return _encode(
             {
                 "type": "ACTIVITY_DELTA",
                 "messageId": "n",
@@ -282,9 +313,6 @@ class TestCorpus:
                 "patch": [append],
             }
         )
-        outcome = run_between([line, delta])
-        assert "op.invalid_json" in outcome.codes
-        assert outcome.painted("n")["value"] == "n"
 
     def test_bom_at_start_is_accepted(self) -> None:
         """A BOM before the first line is skipped, unlike one mid-stream."""

@@ -19,6 +19,7 @@ from carrier_cases import generate_case
 from installed_peers import node_peer, run_node
 
 from a2ui_stream import A2uiRequest, Processor, basic_catalog
+from a2ui_stream._wire.numbers import encode_json
 
 PEERS = ["@ag-ui/a2ui-middleware@0.0.10", "@ag-ui/client@1.0.0", "rxjs@7.8.1"]
 CASES = int(os.environ.get("CARRIER_CASES", "100"))
@@ -28,16 +29,23 @@ RENDERED = '{"status":"rendered"}'
 
 
 def drawn(events: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
-    """What a Processor draws from one run's events: parts, lifecycles, diffs."""
+    """What a Processor draws from one run's events: parts, lifecycles, diffs.
+
+    Args as printed (``JSON.stringify``'s text): behind the middleware they crossed JSON
+    once more, so an infinity read from ``1e400`` arrives as the ``null`` it prints as.
+    """
     processor = Processor(**options)
     diffs = processor.feed_events(events)
     processor.close()
     run = processor.state.current
     assert run is not None
     return {
-        "parts": [(p.surface_id, p.message_id, p.tool_call_id, p.args) for p in run.parts.values()],
+        "parts": [
+            (p.surface_id, p.message_id, p.tool_call_id, encode_json(p.args))
+            for p in run.parts.values()
+        ],
         "lifecycles": {key: (v.phase, v.content) for key, v in run.lifecycles.items()},
-        "diffs": [(d.op, d.surface_id, d.message_id, d.args) for d in diffs],
+        "diffs": [(d.op, d.surface_id, d.message_id, encode_json(d.args)) for d in diffs],
     }
 
 
@@ -131,6 +139,16 @@ _OPS = json.dumps(
         ]
     }
 )
+#: Numbers past a double's range in render args: JSON.parse reads an infinity, printed
+#: as null, where we once refused the args and drew nothing.
+_HUGE_BUTTON = {
+    "id": "root",
+    "component": "Button",
+    "label": "x",
+    "action": {"name": "go", "context": {"n": "HUGE", "m": {"path": "/m"}}},
+}
+_HUGE = json.dumps({"surfaceId": "s3", "components": [_HUGE_BUTTON], "data": {"m": "-HUGE"}})
+_HUGE = _HUGE.replace('"-HUGE"', "-1.7976931348623159e308").replace('"HUGE"', "1e400")
 _FAILED = {"code": "a2ui_recovery_exhausted", "error": "boom", "attempts": [{"attempt": 1}]}
 #: name: (middleware config, Processor options, the run's events between start and end).
 EDGES: dict[str, tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]] = {
@@ -153,6 +171,7 @@ EDGES: dict[str, tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]] = 
         {"catalog_id": "x://c"},
         _render(_ARGS, 9),
     ),
+    "a number past a double's range": ({}, {}, _render(_HUGE, 5)),
     "a result encoded once": ({}, {}, _result(_OPS)),
     "a result encoded twice": ({}, {}, _result(json.dumps(_OPS))),
     "a result encoded three times": ({}, {}, _result(json.dumps(json.dumps(_OPS)))),

@@ -377,8 +377,12 @@ class TestResentData:
         fresh, _, _ = fold(wire)
         assert parts_of(second) == parts_of(fresh)
 
-    def test_bad_number_in_resent_data_is_reported(self) -> None:
-        """A re-sent model whose changed part does not decode is reported; the rest applies."""
+    def test_undecodable_resent_data_is_reported(self) -> None:
+        """A re-sent model whose changed part does not decode is reported; the rest applies.
+
+        The part is a string that is not UTF-8: only the line reader checks that, and
+        ``decode_event`` leaves content undecoded, so the operation's bytes fail late.
+        """
         reducer = Reducer()
         sent = decode_event(encode_event(snapshot("m1", self.surface_with_rows([{"n": 1}]))))
         first, _, _ = fold(sent, reducer=reducer)
@@ -391,7 +395,7 @@ class TestResentData:
                 "replace": True,
                 "content": {"a2ui_operations": ops},
             }
-        ).replace(b'"title":{"t":"a"}', b'"title":1e400')
+        ).replace(b'"title":{"t":"a"}', b'"title":"\xff"')
         second, _, found = reducer.reduce(first, decode_event(raw))
         fresh, _, fresh_found = fold(decode_event(raw))
         codes = [d.code for d in found]

@@ -366,8 +366,9 @@ def content_of(bucket: Bucket) -> dict[str, Any]:
 def _document_of(key: Any) -> Any:
     """One operation as a JSON value; ``None`` for bytes that never decoded.
 
-    Such an operation (a number out of range, say) was skipped with a diagnostic when
-    its snapshot arrived; as ``null`` it is skipped again, and a delta cannot raise.
+    Such an operation (a string that is not UTF-8 in an event from ``decode_event``,
+    which leaves content unchecked) was skipped with a diagnostic when its snapshot
+    arrived; as ``null`` it is skipped again, and a delta cannot raise.
     """
     if type(key) is not _RAW:
         return key

@@ -50,17 +50,13 @@ def js_number(text: str) -> int | float:
         as JavaScript does (past ``2**53`` :class:`JsonEncoder` prints the digits
         JavaScript picks); otherwise the ``float``, ``-0.0`` included (it prints as ``0``
         but keeps its sign for ``formatNumber``, as ``Intl.NumberFormat`` shows ``-0``).
-
-    Raises:
-        ValueError: the number is out of a double's range (``1e400``), as msgspec itself
-            reports it; msgspec turns this into a ``ValidationError`` with the JSON path.
+        A number past a double's range (``1e400``) is the infinity ``JSON.parse`` reads
+        (it prints as ``null``), as an integer written without a fraction is: refusing
+        it would drop the whole operation a JavaScript client draws.
     """
     value = float(text)
-    if value.is_integer():
-        if -1e21 < value < 1e21 and (value or text[0] != "-"):
-            return int(value)  # exactly the double
-    elif value in _INFINITIES:
-        raise ValueError("number out of range")
+    if value.is_integer() and -1e21 < value < 1e21 and (value or text[0] != "-"):
+        return int(value)  # exactly the double
     return value
 
 
