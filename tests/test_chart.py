@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from helpers import page_of, surface
 
 if TYPE_CHECKING:
@@ -55,3 +57,15 @@ class TestChart:
         """A chart without numbers says so instead of drawing nothing."""
         figure = chart(variant="bar", data=[{"value": "x"}, 5])
         assert figure.text() == "bar chart: no data"
+
+    @pytest.mark.parametrize("variant", ["bar", "line", "area", "sparkline"])
+    @pytest.mark.parametrize("stacked", [False, True])
+    def test_points_past_a_doubles_range_are_left_out(self, variant: str, stacked: bool) -> None:
+        """An infinity (``1e400``, #16) or an integer past a double's range prints as
+        ``null`` in args: it is left out, as a point that is not a number is, so the
+        chart draws the others with finite coordinates instead of raising."""
+        huge = [{"label": "x", "value": float("inf")}, {"label": "y", "value": -float("inf")}]
+        huge.append({"label": "z", "value": 10**400})
+        drawn = chart(variant=variant, data=[*POINTS, *huge], stacked=stacked, showAxis=True)
+        assert drawn == chart(variant=variant, data=POINTS, stacked=stacked, showAxis=True)
+        assert chart(variant=variant, data=huge).text() == f"{variant} chart: no data"

@@ -3,14 +3,16 @@
 Owns reading a Chart's ``data`` or ``series`` (points with a number ``value`` and an
 optional ``label``), and drawing the four variants: ``bar`` (grouped, or ``stacked``),
 ``line``, ``area`` and ``sparkline`` (small, no axis), with ``showAxis``,
-``showLegend`` and ``color`` taking effect. Points that are not numbers are left out;
-so are points and series past the caps below, which keep a hostile chart cheap.
+``showLegend`` and ``color`` taking effect. Points that are not finite numbers are
+left out; so are points and series past the caps below, which keep a hostile chart
+cheap.
 
 May import: :mod:`a2ui_stream._view.css`. Does no I/O.
 """
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import TYPE_CHECKING, Any, Final
 
@@ -39,11 +41,26 @@ def _points(data: Any) -> list[tuple[str, float]]:
     for point in data[:MAX_POINTS] if isinstance(data, list) else ():
         if not isinstance(point, dict):
             continue
-        value = point.get("value")
-        if type(value) is int or type(value) is float:
+        value = _finite(point.get("value"))
+        if value is not None:
             label = point.get("label")
-            points.append((label if type(label) is str else "", float(value)))
+            points.append((label if type(label) is str else "", value))
     return points
+
+
+def _finite(value: Any) -> float | None:
+    """A point's value as a float; ``None`` when it is not a number or not finite.
+
+    One past a double's range (``1e400``, or an integer of 400 digits) is an infinity,
+    which the args print as ``null``: it has no place on an axis, so it is left out.
+    """
+    if type(value) is not int and type(value) is not float:
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer past a double's range
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _series(element: Mapping[str, Any]) -> list[_Series]:
