@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-
 from helpers import page_of, surface
 
 if TYPE_CHECKING:

@@ -36,11 +36,14 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import pytest
 from a2ui_samples import conformant_streams
 from conformance_streams import streams
 from sample_rewrites import rewritten
-from upstream_client import Replay, UpstreamClient, differences, ours
+from upstream_client import Replay, UpstreamClient, differences, ours, replay_of
+
+from a2ui_stream import Processor
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -328,6 +331,78 @@ def test_restored_messages_that_draw_nothing(client: UpstreamClient) -> None:
     mine = ours(events)
     assert [owner for owner, _ in theirs.history] == ["a4"]
     assert differences(mine, theirs) == []
+
+
+#: Numbers past a double's range, as an agent may write them: JSON.parse reads each as an
+#: infinity (sign kept), which JSON.stringify prints as null (#16).
+_PAST_RANGE = ["1e400", "-1.7976931348623159e308", "1E+999", "-0.5e310"]
+
+
+def _past_range_stream(number: str) -> list[dict[str, Any]]:
+    """A surface holding ``number`` as written, where upstream keeps what it reads.
+
+    In a Button's action context (literal, bound to the data model, nested), as an Image
+    size, and in a surface restored from history. Numbers are ``msgspec.Raw`` text, so
+    both sides read the digits as written.
+    """
+    n = msgspec.Raw(number.encode())
+    context = {"literal": n, "bound": {"path": "/d"}, "nested": [n, {"x": n}]}
+    components = [
+        {"id": "root", "component": "Column", "children": ["b", "i"]},
+        {
+            "id": "b",
+            "component": "Button",
+            "label": "go",
+            "action": {"name": "go", "context": context},
+        },
+        {
+            "id": "i",
+            "component": "Image",
+            "url": "https://example.com/a.png",
+            "alt": "a",
+            "size": n,
+        },
+    ]
+    operations = [
+        _v09("createSurface", "s"),
+        _v09("updateComponents", "s", components=components),
+        _v09("updateDataModel", "s", value={"d": n, "e": [n]}),
+    ]
+    content = {"a2ui_operations": operations}
+    restored = {"id": "act", "role": "activity", "activityType": "a2ui-surface", "content": content}
+    history = [{"id": "a1", "role": "assistant", "content": "before"}, restored]
+    return [
+        {"type": "MESSAGES_SNAPSHOT", "messages": history},
+        _RUN,
+        {
+            "type": "ACTIVITY_SNAPSHOT",
+            "messageId": "m",
+            "activityType": "a2ui-surface",
+            "content": content,
+        },
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"},
+    ]
+
+
+def test_numbers_past_a_doubles_range(client: UpstreamClient) -> None:
+    """A number past a double's range draws its surface, printed ``null``, as on the client.
+
+    Fed to us as bytes, as a recording holds them: we once refused the operation holding
+    one (``op.invalid_json``), and drew nothing where the client draws the surface.
+    """
+    batch = [_past_range_stream(number) for number in _PAST_RANGE]
+    problems: list[str] = []
+    for number, events, theirs in zip(_PAST_RANGE, batch, client.replay(batch), strict=True):
+        processor = Processor()
+        processor.feed(b"".join(msgspec.json.encode(event) + b"\n" for event in events))
+        processor.close()
+        assert processor.take_diagnostics() == [], number
+        mine = replay_of(processor.state)
+        assert [len(run.parts) for run in mine.runs] == [1], number  # drawn, not refused
+        assert '"literal":null' in mine.runs[0].parts[0].args_text, number
+        assert [owner for owner, _ in mine.history] == ["a1"], number  # restored too
+        problems += [f"{number}: {line}" for line in differences(mine, theirs)]
+    assert problems == [], "\n".join(problems)
 
 
 def test_readme_table_is_read() -> None:

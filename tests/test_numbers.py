@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from a2ui_stream import Processor
+from a2ui_stream import Limits, Processor
 from a2ui_stream._convert.functions import FUNCTIONS, to_text
 from a2ui_stream._wire.numbers import JsonEncoder, encode_json, js_number
 
@@ -145,6 +145,42 @@ def test_command_line_patches_print_numbers_as_javascript_does() -> None:
     assert update.endswith(b'"patch":[{"op":"replace","path":"/children/1/size","value":1e+21}]}')
 
 
+def test_command_line_patches_print_an_infinity_as_null() -> None:
+    """``process --diffs patch`` and ``--final``: a number past a double's range, once
+    refused with the operation holding it, prints as JSON.stringify prints it (#16)."""
+    literal = {"n": msgspec.Raw(b"1")}
+    first, _ = _drawing(0, gap="2", size="2", literal=literal, data=msgspec.Raw(b"0"))
+    second, _ = _drawing(0, gap="2", size="1e400", literal=literal, data=msgspec.Raw(b"-1E999"))
+    stream = first + b"\n" + second + b"\n"
+    command = [sys.executable, "-m", "a2ui_stream", "process"]
+    done = subprocess.run(  # noqa: S603 - our own command
+        [*command, "--diffs", "patch", "-"], input=stream, capture_output=True, check=True
+    )
+    assert done.stderr.count(b"op.") == 0
+    update = json.loads(done.stdout.splitlines()[1])
+    assert update["patch"] == [
+        {"op": "replace", "path": "/children/0/$action/context/bound", "value": None},
+        {"op": "replace", "path": "/children/1/size", "value": None},
+    ]
+    final = subprocess.run(  # noqa: S603 - our own command
+        [*command, "--final", "-"], input=stream, capture_output=True, check=True
+    )
+    assert b'"bound":null' in final.stdout
+    assert b'"size":null' in final.stdout
+
+
+def test_data_model_size_counts_an_infinity_as_printed() -> None:
+    """The data model's byte bound measures an infinity as the ``null`` it prints as."""
+    values = msgspec.Raw(b"[" + b",".join([b"1e400"] * 1000) + b"]")
+    line, _ = _drawing(0, gap="2", size="2", literal=1, data=values)
+    printed = len(b'{"d":[' + b",".join([b"null"] * 1000) + b"]}")
+    for limit, codes in [(printed, []), (printed - 1, ["limit.data_model_bytes"])]:
+        processor = Processor(limits=Limits(max_data_model_bytes=limit))
+        processor.feed(line + b"\n")
+        processor.close()
+        assert [d.code for d in processor.take_diagnostics()] == codes
+
+
 def test_converted_args_print_integral_floats_as_javascript_does() -> None:
     """A gap of 2.0 and a bound -0.0 print as 2 and "0", byte-identical to upstream."""
     operations = [
@@ -227,6 +263,7 @@ def number_corpus(seed: int = 12) -> list[str]:
             digits = str(rng.randrange(10 ** (length - 1), 10**length))
             out += [digits, "-" + digits]
     out += ["1" + "0" * 308, "17976931348623157" + "0" * 292, "18" + "0" * 307, "9" * 400]
+    out += [*OVERFLOWS, "1.7976931348623158e308", "1.7976931348623159E+308", "-0.5e310"]
     for exponent in range(-330, 331, 3):
         mantissa = f"{rng.randrange(1, 10)}.{rng.randrange(10**6)}"
         out += [f"{mantissa}e{exponent}", f"-{mantissa}E{exponent:+d}"]
@@ -312,6 +349,9 @@ class TestAgainstNode:
         assert sum("e+" in text for text in printed) > 100
         assert sum("e-" in text for text in printed) > 100
         assert any(row[1] == "-0" for row in javascript.values())
+        # Written in float form past a double's range: read, not refused (#16).
+        assert javascript["1e400"][:2] == ["Infinity", "∞"]
+        assert javascript["-1.7976931348623159e308"][:2] == ["-Infinity", "-∞"]
 
     def test_string_of_every_number(self, javascript: dict[str, list[str]]) -> None:
         """to_text (String()) prints each decoded number exactly as node does."""
@@ -340,6 +380,28 @@ class TestAgainstNode:
                     wrong.append((text, args, got, expected))
         assert checked > 30_000
         assert wrong == []
+
+    def test_other_functions_of_an_infinity(self) -> None:
+        """formatCurrency formats an infinity as Intl.NumberFormat's currency style does
+        ("$∞", "-€∞"), pluralize picks "other" as Intl.PluralRules does, and formatString
+        interpolates String()'s "Infinity" (a list holding one: JSON.stringify's null)."""
+        currencies = ["USD", "EUR", "GBP", "INR"]
+        styles = [{"style": "currency", "currency": code} for code in currencies]
+        texts = [*OVERFLOWS, "1E+999", "-0.5e310"]
+        rows = _node({"numbers": texts, "formats": styles})["numbers"]
+        for text, (shown, *formatted) in zip(texts, rows, strict=True):
+            value = _DECODE.decode(text.encode())
+            assert value in {math.inf, -math.inf}
+            ours = [
+                FUNCTIONS["formatCurrency"]({"value": value, "currency": code}, _NO_ENV)
+                for code in currencies
+            ]
+            assert ours == formatted
+            plural = {"value": value, "zero": "z", "one": "o", "other": "many"}
+            assert FUNCTIONS["pluralize"](plural, _NO_ENV) == "many"
+            template = {"value": "${/n} and ${/list}"}
+            env = _DataEnv({"/n": value, "/list": [value, 1]})
+            assert FUNCTIONS["formatString"](template, env) == f"{shown} and [null,1]"
 
     def test_json_of_every_document(self) -> None:
         """Every document, decoded as our decoders do and encoded by JsonEncoder, is the
@@ -448,6 +510,16 @@ class _NoEnv:
 _NO_ENV = _NoEnv()
 
 
+class _DataEnv(_NoEnv):
+    """An environment whose data holds the given values, by pointer."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+
+    def read(self, pointer: str) -> Any:
+        return self.data[pointer]
+
+
 class TestBeyondExactIntegers:
     """The issue's cases, without node: String() and formatNumber past 2**53 and 1e21."""
 
@@ -462,6 +534,8 @@ class TestBeyondExactIntegers:
             ),
             ("1152921504606846976", "1152921504606847000", "1,152,921,504,606,847,000"),
             ("-" + "9" * 400, "-Infinity", "-∞"),
+            ("1e400", "Infinity", "∞"),  # float form past the range: the same infinity
+            ("-1.7976931348623159e308", "-Infinity", "-∞"),
             ("9007199254740991", "9007199254740991", "9,007,199,254,740,991"),
         ],
     )
