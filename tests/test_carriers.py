@@ -285,6 +285,23 @@ class TestRenderArguments:
         codes = [d.code for d in processor.take_diagnostics()]
         assert codes == ["tool.args_malformed", "tool.args_unusable", "tool.components_untyped"]
 
+    def test_arguments_broken_after_their_components_draw_and_say_so(self) -> None:
+        """Painted once ``components`` closed, as upstream paints; the broken rest is reported."""
+        whole = '{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"x"}]'
+        for tail, found in (
+            ("}", []),
+            ("}}]]", ["tool.args_malformed"]),
+            (',"data":', ["tool.args_malformed"]),
+        ):
+            processor = Processor()
+            diffs = processor.feed_events(
+                [RUN, start("c1"), *args("c1", whole + tail, 6), end("c1")]
+            )
+            assert [d.surface_id for d in diffs] == ["s"], tail
+            problems = processor.take_diagnostics()
+            assert [d.code for d in problems] == found, tail
+            assert all("what they drew stays" in d.message for d in problems)
+
 
 class TestToolResults:
     def test_results_group_by_surface_with_the_middleware_message_ids(self) -> None:

@@ -178,6 +178,7 @@ EDGES: dict[str, tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]] = 
     "recovery exhausted": ({}, {}, _result(json.dumps(_FAILED))),
     "recovery exhausted, bare": ({}, {}, _result('{"code":"a2ui_recovery_exhausted"}')),
     "recovery exhausted, encoded twice": ({}, {}, _result(json.dumps(json.dumps(_FAILED)))),
+    "bytes left over after the arguments": ({}, {}, _render(_ARGS + ']}"\\', 7)),
 }
 
 

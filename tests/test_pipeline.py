@@ -12,6 +12,7 @@ import pytest
 import stream_cases as cases
 
 from a2ui_stream import (
+    Diagnostic,
     FileLog,
     MemoryLog,
     PartDiff,
@@ -27,6 +28,7 @@ from a2ui_stream._shell.pipeline import (
     iter_file_chunks,
     replay,
 )
+from a2ui_stream._wire.codec import EventDecoder
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -302,6 +304,28 @@ class TestReplay:
         [problem] = bad.diagnostics
         assert (problem.code, problem.seq, problem.raw) == ("log.bad_event", 1, b"not an event")
         assert [d.surface_id for d in third.diffs] == ["s"]
+
+    def test_a_bad_line_names_its_line_and_offset_as_inspect_does(self, tmp_path: Path) -> None:
+        """``replay`` places a bad log line where a decoder of the file places it."""
+        started = msgspec.json.encode(cases.run_started("r"))
+        lines = [started, b"not an event", started, b"[1]"]
+        log = MemoryLog()
+        for line in lines:
+            log.append(line)
+        found = [d for reduction in replay(log) for d in reduction.diagnostics]
+        recording = tmp_path / "log.jsonl"
+        recording.write_bytes(b"".join(line + b"\n" for line in lines))
+        decoded = [
+            d for d in EventDecoder().feed(recording.read_bytes()) if isinstance(d, Diagnostic)
+        ]
+        assert [(d.line, d.offset) for d in found] == [(d.line, d.offset) for d in decoded]
+        assert [(d.line, d.offset) for d in found] == [
+            (2, len(started) + 1),
+            (4, 2 * len(started) + 15),
+        ]
+        # Read from a later seq, the offset is unknown to a log store; the line is not.
+        later = [d for reduction in replay(log, start=2) for d in reduction.diagnostics]
+        assert [(d.seq, d.line, d.offset) for d in later] == [(3, 4, None)]
 
     def test_empty_log(self) -> None:
         """An empty log replays to nothing."""

@@ -501,14 +501,24 @@ def _content(ops: Iterable[bytes]) -> bytes:
 
 def _on_end(c: Carriers, event: ev.ToolCallEnd, _config: ToolConfig, seq: int) -> _Carried:
     call = c.calls.get(event.tool_call_id)
-    if call is None or call.judged:
-        return c, (), ()  # unknown, or its components were already read and reported
+    if call is None or (call.judged and call.components is None):
+        return c, (), ()  # unknown, or its components were refused and reported
     scan = call.scan
     try:
         _JSON.decode(scan.text(0, scan.size))
     except (msgspec.DecodeError, RecursionError):
-        message = "the render arguments are not valid JSON; nothing was drawn from them"
+        if call.components is not None:
+            # The middleware paints once `components` closes, whatever follows it; so
+            # does this, and says that the arguments never became the JSON they claim.
+            message = (
+                "the render arguments are not valid JSON as a whole (something after "
+                "`components` is broken or left over); what they drew stays"
+            )
+        else:
+            message = "the render arguments are not valid JSON; nothing was drawn from them"
         return c, (), (_problem(Code.TOOL_ARGS_MALFORMED, message, seq, event.tool_call_id),)
+    if call.components is not None:
+        return c, (), ()
     if not scan.strings.get(b"surfaceId"):
         message = "the render arguments have no `surfaceId` string; nothing was drawn"
         return c, (), (_problem(Code.TOOL_ARGS_UNUSABLE, message, seq, event.tool_call_id),)

@@ -217,10 +217,10 @@ class Processor:
 
         Args:
             events: our event Structs, plain dicts in wire form, or objects with a
-                ``model_dump`` method such as the official ``ag_ui.core`` events. What an
-                :class:`~a2ui_stream.EventDecoder` returns goes in as it is: a
-                :class:`~a2ui_stream.Decoded` keeps its line and offset in the
-                diagnostics it causes, and a diagnostic is kept with the others.
+                ``model_dump`` method such as the official ``ag_ui.core`` events. What
+                the wire decoder returns (:class:`~a2ui_stream._wire.codec.EventDecoder`,
+                internal) goes in as it is: a ``Decoded`` keeps its line and offset in
+                the diagnostics it causes, and a diagnostic is kept with the others.
 
         Returns:
             The diffs those events caused, in order.

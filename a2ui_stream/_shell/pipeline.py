@@ -133,11 +133,17 @@ def replay(
 
     Yields:
         For each event in log order, the state after it with its diffs and diagnostics.
-        A line that is not a valid event yields the unchanged state and one diagnostic.
+        A line that is not a valid event yields the unchanged state and one diagnostic,
+        which names its line (a log holds one record per line) and, read from the
+        start, its byte offset, as ``inspect`` names the same line.
     """
     reducer = reducer or Reducer()
     current = state or StreamState()
+    # Where a record starts is the sum of the records before it, each with its line
+    # feed: known when the read starts at the first.
+    offset = 0 if start == 0 else None
     for seq, line in log.read(start):
+        at, offset = offset, None if offset is None else offset + len(line) + 1
         try:
             event = decode_event(line)
         except (msgspec.DecodeError, ValueError, RecursionError) as error:
@@ -146,6 +152,8 @@ def replay(
                 message=f"log line is not a valid event: {error or type(error).__name__}",
                 severity=Severity.ERROR,
                 seq=seq,
+                line=seq + 1,
+                offset=at,
                 raw=line[:200],
             )
             yield Reduction(current, (), (problem,))
