@@ -52,6 +52,12 @@ class TestChart:
         assert flat[0].attrs["points"] == flat[1].attrs["points"]
         assert stacked[0].attrs["points"] != stacked[1].attrs["points"]
 
+    @pytest.mark.parametrize("variant", [["line"], {"a": 1}, None, 3, "pie"])
+    def test_a_variant_that_is_no_name_draws_bars(self, variant: Any) -> None:
+        """An element handed to the page API as it is: an odd variant is the default."""
+        figure = chart(variant=variant, data=POINTS)
+        assert len(figure.find_all("rect")) == 3
+
     def test_no_usable_point(self) -> None:
         """A chart without numbers says so instead of drawing nothing."""
         figure = chart(variant="bar", data=[{"value": "x"}, 5])

@@ -201,6 +201,9 @@ def _tick(x: float, y: float, anchor: str, text: str) -> str:
     )
 
 
+_VARIANTS: Final = frozenset({"bar", "line", "sparkline", "area"})
+
+
 def _summary(variant: str, series: list[_Series]) -> str:
     parts = []
     for name, points in series:
@@ -221,8 +224,8 @@ def chart_html(element: Mapping[str, Any], rules: Rules) -> str:
     Returns:
         The HTML of the figure; a short note when the chart has no usable point.
     """
-    variant = element.get("variant")
-    variant = variant if variant in {"bar", "line", "sparkline", "area"} else "bar"
+    named = element.get("variant")
+    variant = named if isinstance(named, str) and named in _VARIANTS else "bar"
     series = _series(element)
     count = max((len(points) for _, points in series), default=0)
     if count == 0:
