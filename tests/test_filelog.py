@@ -261,6 +261,8 @@ FOREIGN = {
     "text fragment only": b"no line feed in here",
     "csv": b"type,runId\nRUN_STARTED,r\n",
     "one-line json document": b'{"type":"FeatureCollection","features":[{"type":"Feature"}]}',
+    # Found by an input probe: another program's JSONL log, typed lines and no AG-UI event.
+    "another program's jsonl log": b'{"type":"info","msg":"up"}\n{"type":"warn","msg":"x"}\n',
 }
 
 
@@ -268,8 +270,9 @@ FOREIGN = {
 OURS = {
     "empty": b"",
     "events": b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n{"type":"X","n":1}\n',
-    "unknown event first": b'{"type":"WHATEVER","x":[1,2]}\n',
-    "escaped type": b'{"type":"A\\"B\\\\"}\n',
+    # Events of types AG-UI lacks are logged as they came, before the stream's own.
+    "unknown event first": b'{"type":"WHATEVER","x":[1,2]}\n{"type":"RUN_STARTED"}\n',
+    "escaped type": b'{"type":"A\\"B\\\\"}\n{"type":"RUN_FINISHED"}\n',
     "only a torn first record": b'{"type":"RUN_STA',
     "torn within the start": b'{"ty',
     "torn after a record": b'{"type":"RUN_FINISHED"}\n{"type":"TEXT_MESS',

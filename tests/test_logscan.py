@@ -115,7 +115,7 @@ class TestForeign:
             EVENT * 2,
             b'{"type":"RUN',
             b"{",
-            b'{"type":"X\\"y","a":1}\n',
+            b'{"type":"X\\"y","a":1}\n' + EVENT,  # a type AG-UI lacks, logged as it came
             EVENT[:-1],  # a first record torn just before its line feed
             b'{"type":"FeatureCollection","features":[',  # torn: not whole JSON
         ],
@@ -138,6 +138,9 @@ class TestForeign:
             # for a torn first record and truncated to nothing.
             (b'{"type":"FeatureCollection","features":[]}', "a whole JSON document"),
             (b'{"type":"info","msg":"up"}', "a whole JSON document"),
+            # Another program's JSONL log: typed objects, none of them an AG-UI event.
+            (b'{"type":"info","msg":"up"}\n{"type":"warn","msg":"x"}\n', "none of its first"),
+            (b'{"type":"X\\"y","a":1}\n', "none of its first lines is an AG-UI event"),
         ],
     )
     def test_anything_else_is_named(

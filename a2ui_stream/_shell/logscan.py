@@ -187,8 +187,9 @@ def foreign(fd: int) -> str | None:
 
     A log written by this package is a file of compact JSON events, one per line, each
     beginning ``{"type":"``: so its first line must be a JSON object whose first key is
-    a string ``type``. Only the first :data:`SCAN_CHUNK` bytes are read. A first line
-    longer than that is judged by its start alone, and a file that is one unterminated
+    a string ``type``, and one of the lines read (the first, or one soon after) is an
+    AG-UI event. Only the first :data:`SCAN_CHUNK` bytes are read. A first line longer
+    than that is judged by its start alone, and a file that is one unterminated
     fragment passes if it could be the start of such a line (the first record's write
     was torn by a crash; opening cuts it off): a whole JSON object passes only when its
     type is an AG-UI event's.
@@ -214,7 +215,24 @@ def foreign(fd: int) -> str | None:
         return 'its first line does not begin like an event ({"type":"...")'
     if end >= 0:
         try:
-            msgspec.json.decode(line, type=_Typed)
+            first = msgspec.json.decode(line, type=_Typed).type
         except msgspec.DecodeError:
             return "its first line is not a JSON object with a string type"
+        # A log may begin with events of types AG-UI does not define (they are logged
+        # as they came), but it logs a stream: an AG-UI event follows within its first
+        # lines. Another program's JSONL ({"type":"info",...} lines) holds none.
+        if first not in EVENT_TYPES and not _holds_an_event(head):
+            return (
+                f"its lines are JSON objects with a type ({first[:40]!r} first), but none "
+                "of its first lines is an AG-UI event"
+            )
     return None
+
+
+#: The ``type`` a line of this package's log begins with, when it is an AG-UI name.
+_LINE_TYPE = re.compile(rb'^\{"type":"([A-Z_]+)"[,}]', re.MULTILINE)
+
+
+def _holds_an_event(head: bytes) -> bool:
+    """Whether some line of ``head`` begins as a logged AG-UI event does."""
+    return any(found.group(1).decode() in EVENT_TYPES for found in _LINE_TYPE.finditer(head))
