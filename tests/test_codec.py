@@ -137,6 +137,36 @@ class TestDiagnostics:
         assert diagnostic.raw == b"{oops"
         assert diagnostic.message.startswith("line is not valid JSON")
 
+    @pytest.mark.parametrize(
+        ("text", "escape"),
+        [
+            (rb'"a\ud800b"', r"\ud800"),  # a high half alone
+            (rb'"\uDC00"', r"\uDC00"),  # a low half alone
+            (rb'"\ud800\ud800\udc00"', r"\ud800"),  # a pair after a lone half
+        ],
+    )
+    def test_a_lone_surrogate_escape_is_named(self, text: bytes, escape: str) -> None:
+        """JavaScript reads a lone surrogate; we cannot, and say why, not "truncated"."""
+        run = b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n'
+        line = b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":' + text + b"}\n"
+        first, diagnostic, last = decode_events(run + line + run)
+        assert isinstance(diagnostic, Diagnostic)
+        assert (diagnostic.code, diagnostic.line) == (Code.JSON_INVALID, 2)
+        assert f"lone UTF-16 surrogate escape ({escape})" in diagnostic.message
+        assert not isinstance(first, Diagnostic)
+        assert not isinstance(last, Diagnostic)
+
+    @pytest.mark.parametrize("text", [rb'"\ud83d\ude00"', rb'"\\ud800"'])
+    def test_a_pair_or_an_escaped_backslash_is_no_lone_surrogate(self, text: bytes) -> None:
+        """A whole pair decodes; ``\\ud800`` is a backslash and text, not an escape."""
+        line = b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":' + text + b"}\n"
+        (event,) = decode_events(line)
+        assert not isinstance(event, Diagnostic)
+        broken = b'{"type":"TEXT_MESSAGE_CONTENT","delta":' + text + b",oops}\n"
+        (diagnostic,) = decode_events(broken)
+        assert isinstance(diagnostic, Diagnostic)
+        assert "surrogate" not in diagnostic.message
+
     def test_not_an_object(self) -> None:
         """A JSON value that is not an object is json.not_object."""
         (diagnostic,) = decode_events(b"[1, 2]\n", format="jsonl")

@@ -71,6 +71,17 @@ __all__ = [
 _NEWLINE = b"\n"
 #: msgspec's reason for a required field that is absent, naming the field.
 _MISSING_FIELD = re.compile(r"Object missing required field `(\w+)`")
+#: msgspec's reasons for a lone surrogate: "invalid utf-16 surrogate pair" when another
+#: escape follows the half, and only "Input data was truncated" when anything else does.
+_ABOUT_SURROGATES = ("Input data was truncated", "JSON is malformed: invalid utf-16 surrogate")
+#: A ``\u`` escape of a UTF-16 surrogate that is not half of a pair (an even run of
+#: backslashes before it, so it is an escape): JSON's grammar allows it, JavaScript's
+#: ``JSON.parse`` reads it, but it is no Unicode character, so msgspec refuses the line.
+_LONE_SURROGATE = re.compile(
+    rb"(?<!\\)(?:\\\\)*"
+    rb"(\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+)
 #: Bytes of a bad line kept in its diagnostic.
 _RAW_PREFIX = 200
 
@@ -229,6 +240,19 @@ def _split_reason(error: msgspec.DecodeError) -> tuple[str, str | None]:
     return str(error), "$" if isinstance(error, msgspec.ValidationError) else None
 
 
+def _not_json(error: msgspec.DecodeError, payload: bytes) -> tuple[str, str | None]:
+    """What msgspec found wrong with a line, said plainly where its words mislead."""
+    reason, path = _split_reason(error)
+    lone = _LONE_SURROGATE.search(payload) if reason.startswith(_ABOUT_SURROGATES) else None
+    if lone is not None:
+        escape = lone.group(1).decode()
+        reason = (
+            f"it holds a lone UTF-16 surrogate escape ({escape}), half of a pair that is no "
+            "Unicode character on its own; JavaScript reads it, this decoder cannot"
+        )
+    return reason, path
+
+
 def _bad(
     code: Code,
     message: str,
@@ -305,7 +329,7 @@ def _decode_checked(
     except msgspec.ValidationError:
         pass
     except msgspec.DecodeError as error:
-        reason, path = _split_reason(error)
+        reason, path = _not_json(error, payload)
         return _bad(
             Code.JSON_INVALID,
             f"line is not valid JSON: {reason}",
@@ -329,7 +353,7 @@ def _decode_checked(
     except msgspec.DecodeError as error:
         # The tagged decoder stops at an unknown ``type`` before reading the rest of
         # the line, so malformed JSON after the tag is only seen here.
-        reason, path = _split_reason(error)
+        reason, path = _not_json(error, payload)
         message = f"line is not valid JSON: {reason}"
         return _bad(Code.JSON_INVALID, message, payload, line=line, offset=offset, path=path)
     ignored: list[tuple[str, str]] = []
