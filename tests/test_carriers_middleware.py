@@ -45,7 +45,10 @@ def drawn(events: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
             for p in run.parts.values()
         ],
         "lifecycles": {key: (v.phase, v.content) for key, v in run.lifecycles.items()},
-        "diffs": [(d.op, d.surface_id, d.message_id, encode_json(d.args)) for d in diffs],
+        "diffs": [
+            (d.op, d.surface_id, d.message_id, None if d.op == "remove" else encode_json(d.args))
+            for d in diffs
+        ],
     }
 
 
