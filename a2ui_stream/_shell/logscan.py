@@ -183,7 +183,7 @@ def _whole_document(fragment: bytes) -> str | None:
 
 
 def foreign(fd: int) -> str | None:
-    """Say why a file is not an event log this package wrote, judged from its first line.
+    """Say why a file is not an event log this package wrote, judged from its first lines.
 
     A log written by this package is a file of compact JSON events, one per line, each
     beginning ``{"type":"``: so its first line must be a JSON object whose first key is
