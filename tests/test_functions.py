@@ -148,9 +148,17 @@ class TestFormatting:
         assert call("formatNumber", **args) == text
 
     def test_format_currency(self) -> None:
-        """Known codes get a symbol, others the code; the sign goes first."""
+        """Known codes get a symbol, others the code; the sign goes first (as Intl)."""
         assert call("formatCurrency", value=-6.5, currency="usd") == "-$6.50"
-        assert call("formatCurrency", value=1, currency="CHF", decimals=0) == "CHF 1"
+        assert call("formatCurrency", value=1, currency="CHF", decimals=0) == "CHF\u00a01"
+        assert call("formatCurrency", value=1234.5, currency="JPY") == "\u00a51,235"
+        assert call("formatCurrency", value=1.5, currency="kwd") == "KWD\u00a01.500"
+
+    @pytest.mark.parametrize("currency", ["US Dollar", "US", "", "€", "ÄBC", "USD\n"])
+    def test_a_currency_that_is_no_code_raises(self, currency: str) -> None:
+        """Intl refuses a malformed code with a RangeError: the call is reported, not drawn."""
+        with pytest.raises(ValueError, match="three-letter ISO 4217 code"):
+            call("formatCurrency", value=1, currency=currency)
 
     def test_format_date(self) -> None:
         """A Unicode pattern formats an ISO timestamp, quotes included."""

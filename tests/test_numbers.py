@@ -317,6 +317,16 @@ def document_corpus(numbers: list[str], seed: int = 13) -> list[str]:
     ]
 
 
+#: Every code Intl writes otherwise than "CODE\u00a0" with two digits (node 20), and
+#: ten that it writes so.
+CURRENCY_CODES = (
+    "AFN ALL AUD BHD BIF BRL CAD CLP CNY COP DJF EUR GBP GNF HKD HUF IDR ILS INR IQD "
+    "IRR ISK JOD JPY KMF KPW KRW KWD LAK LBP LYD MGA MMK MXN NZD OMR PHP PKR PYG RWF "
+    "SLL SOS SYP TND TWD UGX USD VND VUV XAF XCD XCG XOF XPF YER "
+    "CHF SEK NOK ZAR SGD DKK PLN TRY RUB EGP"
+)
+
+
 def _node(request: dict[str, Any]) -> dict[str, Any]:
     """One run of our node script (see ``tests/node/js_numbers.mjs``)."""
     if NODE is None:
@@ -379,6 +389,21 @@ class TestAgainstNode:
                 if got != expected:
                     wrong.append((text, args, got, expected))
         assert checked > 30_000
+        assert wrong == []
+
+    def test_format_currency_as_intl_writes_each_currency(self) -> None:
+        """Symbols, no-break spaces and fraction digits (JPY none, KWD three) as node's Intl."""
+        codes = CURRENCY_CODES.split()
+        texts = ["1234.5", "-0.5", "0", "12345678.125", "0.0049", "999.9999", "-1e21"]
+        styles = [{"style": "currency", "currency": code} for code in codes]
+        rows = _node({"numbers": texts, "formats": styles})["numbers"]
+        wrong = []
+        for text, (_, *formatted) in zip(texts, rows, strict=True):
+            value = _DECODE.decode(text.encode())
+            for code, expected in zip(codes, formatted, strict=True):
+                got = FUNCTIONS["formatCurrency"]({"value": value, "currency": code}, _NO_ENV)
+                if got != expected:
+                    wrong.append((text, code, got, expected))
         assert wrong == []
 
     def test_other_functions_of_an_infinity(self) -> None:

@@ -89,17 +89,61 @@ def _format_number_fn(args: dict[str, Any], _env: Env) -> Any:
     return _format_number(args.get("value"), args.get("decimals"), args.get("grouping"))
 
 
-_CURRENCY_SYMBOLS: Final = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
+#: What ``Intl.NumberFormat("en-US", {style: "currency"})`` writes before an amount
+#: where it is not the code and a no-break space (CLDR, as node 20 has it).
+_CURRENCY_SYMBOLS: Final = {
+    "AUD": "A$",
+    "BRL": "R$",
+    "CAD": "CA$",
+    "CNY": "CN\u00a5",
+    "EUR": "\u20ac",
+    "GBP": "\u00a3",
+    "HKD": "HK$",
+    "ILS": "\u20aa",
+    "INR": "\u20b9",
+    "JPY": "\u00a5",
+    "KRW": "\u20a9",
+    "MXN": "MX$",
+    "NZD": "NZ$",
+    "PHP": "\u20b1",
+    "TWD": "NT$",
+    "USD": "$",
+    "VND": "\u20ab",
+    "XAF": "FCFA\u00a0",
+    "XCD": "EC$",
+    "XCG": "Cg.\u00a0",
+    "XOF": "F\u202fCFA\u00a0",
+    "XPF": "CFPF\u00a0",
+}
+#: Fraction digits of the currencies that do not show two, from the same source.
+_CURRENCY_DIGITS: Final = {
+    **dict.fromkeys(("BHD", "JOD", "KWD", "LYD", "OMR", "TND"), 3),
+    **dict.fromkeys(
+        (
+            "AFN", "ALL", "BIF", "CLP", "COP", "DJF", "GNF", "HUF", "IDR", "IQD", "IRR",
+            "ISK", "JPY", "KMF", "KPW", "KRW", "LAK", "LBP", "MGA", "MMK", "PKR", "PYG",
+            "RWF", "SLL", "SOS", "SYP", "UGX", "VND", "VUV", "XAF", "XOF", "XPF", "YER",
+        ),
+        0,
+    ),
+}  # fmt: skip
+#: A well-formed currency code, as ``Intl`` checks it: three ASCII letters, any case.
+_CURRENCY_CODE: Final = re.compile("[A-Za-z]{3}")
 
 
 def _format_currency(args: dict[str, Any], _env: Env) -> Any:
-    """``formatCurrency``: a symbol (or code) and two fraction digits by default."""
+    """``formatCurrency``: as ``Intl.NumberFormat``'s currency style writes it in en-US.
+
+    The currency's symbol (else its code and a no-break space) and, unless ``decimals``
+    says otherwise, its own fraction digits (two, none for JPY, three for KWD).
+    """
     currency = args.get("currency")
-    if type(currency) is not str:
-        raise TypeError("currency must be a string")
-    decimals = args.get("decimals", 2)
+    if type(currency) is not str or _CURRENCY_CODE.fullmatch(currency) is None:
+        raise ValueError("currency must be a three-letter ISO 4217 code")
+    code = currency.upper()
+    decimals = args.get("decimals", _CURRENCY_DIGITS.get(code, 2))
     amount = _format_number(args.get("value"), decimals, args.get("grouping"))
-    symbol = _CURRENCY_SYMBOLS.get(currency.upper(), f"{currency} ")
+    symbol = _CURRENCY_SYMBOLS.get(code, f"{code}\u00a0")
     if amount.startswith("-"):
         return f"-{symbol}{amount[1:]}"
     return f"{symbol}{amount}"
