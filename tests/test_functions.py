@@ -154,6 +154,15 @@ class TestFormatting:
         assert call("formatCurrency", value=1234.5, currency="JPY") == "\u00a51,235"
         assert call("formatCurrency", value=1.5, currency="kwd") == "KWD\u00a01.500"
 
+    @pytest.mark.parametrize("decimals", [-1, 21, 100])
+    def test_decimals_out_of_intls_range_raise(self, decimals: int) -> None:
+        """Intl takes 0 to 20 fraction digits and throws past them: reported, not drawn."""
+        with pytest.raises(ValueError, match="decimals must be 0 to 20"):
+            call("formatNumber", value=1.5, decimals=decimals)
+        with pytest.raises(ValueError, match="decimals must be 0 to 20"):
+            call("formatCurrency", value=1.5, currency="USD", decimals=decimals)
+        assert call("formatNumber", value=1.5, decimals=20) == "1." + "5".ljust(20, "0")
+
     @pytest.mark.parametrize("currency", ["US Dollar", "US", "", "€", "ÄBC", "USD\n"])
     def test_a_currency_that_is_no_code_raises(self, currency: str) -> None:
         """Intl refuses a malformed code with a RangeError: the call is reported, not drawn."""

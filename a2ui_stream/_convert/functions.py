@@ -200,7 +200,9 @@ _DATE_TOKEN = re.compile(r"'(?:[^']|'')*'|([A-Za-z])\1*|.", re.DOTALL)
 #: away from zero (``halfExpand``): 1.005 to two places is 1.01, though the double is
 #: a little below 1.005. Enough precision for a double's 309 integer digits and 20 places.
 _INTL: Final = Context(prec=400, rounding=ROUND_HALF_UP)
-_PLACES: Final = tuple(Decimal(1).scaleb(-places) for places in range(21))
+#: The most fraction digits ``Intl.NumberFormat`` takes (node 20); more is a RangeError.
+_MAX_DECIMALS: Final = 20
+_PLACES: Final = tuple(Decimal(1).scaleb(-places) for places in range(_MAX_DECIMALS + 1))
 
 
 def _format_number(value: Any, decimals: Any, grouping: Any) -> str:
@@ -217,7 +219,10 @@ def _format_number(value: Any, decimals: Any, grouping: Any) -> str:
         exact = Decimal(repr(double))  # -0.0 keeps its sign: Intl shows "-0"
     else:
         raise TypeError("value must be a number")
-    fixed = type(decimals) is int and 0 <= decimals <= 20
+    fixed = type(decimals) is int
+    if fixed and not 0 <= decimals <= _MAX_DECIMALS:
+        # Intl throws a RangeError: a renderer shows no number, and neither does this.
+        raise ValueError(f"decimals must be 0 to {_MAX_DECIMALS}, as Intl.NumberFormat allows")
     rounded = exact.quantize(_PLACES[decimals if fixed else 3], context=_INTL)
     text = f"{rounded:,f}" if grouping is not False else f"{rounded:f}"
     return text if fixed or "." not in text else text.rstrip("0").rstrip(".")
