@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import inspect
 import io
 import json
 import os
@@ -163,6 +164,30 @@ class TestInterrupt:
 
 class TestArgumentTypes:
     """Wrong argument types are refused with a TypeError naming what was expected."""
+
+    @pytest.mark.parametrize("wrong", [None, {"type": "RUN_STARTED"}, "RUN_STARTED", 5])
+    def test_encode_event_takes_an_event(self, wrong: Any) -> None:
+        """Found by a sweep of the public callables: ``None`` raised AttributeError."""
+        with pytest.raises(TypeError, match="encode_event takes an event Struct"):
+            a2ui_stream.encode_event(wrong)
+
+    @pytest.mark.parametrize("wrong", [None, "v0.9", {"catalogId": "c"}])
+    def test_a_request_takes_a_catalog(self, wrong: Any) -> None:
+        """``A2uiRequest`` and ``catalog_context`` name the Catalog they need."""
+        with pytest.raises(TypeError, match="catalog must be a Catalog"):
+            a2ui_stream.A2uiRequest(wrong)
+        with pytest.raises(TypeError, match="catalog must be a Catalog"):
+            a2ui_stream.catalog_context(wrong)
+
+    def test_every_public_callable_has_a_signature(self) -> None:
+        """``help()`` and IDEs read it: a Struct annotated with a name only type checkers
+        import could not give one (``RunState`` named ``Diagnostic``)."""
+        for name in a2ui_stream.__all__:
+            value = getattr(a2ui_stream, name)
+            if callable(value) and not (
+                isinstance(value, type) and issubclass(value, BaseException)
+            ):
+                inspect.signature(value)
 
     def test_feed_text(self) -> None:
         with pytest.raises(TypeError, match=r"feed\(\) takes bytes .* not str: feed\(text\.encode"):

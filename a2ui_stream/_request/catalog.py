@@ -162,7 +162,15 @@ def catalog_context(catalog: Catalog) -> Context:
     Returns:
         ``Context`` whose description is :data:`SCHEMA_CONTEXT_DESCRIPTION` and whose
         value is the catalog's compact JSON, ``catalogId`` and ``components`` on top.
+
+    Raises:
+        TypeError: ``catalog`` is not a :class:`Catalog` (``basic_catalog()`` gives one).
     """
+    if not isinstance(catalog, Catalog):
+        message = (
+            f"catalog must be a Catalog (basic_catalog() gives one), not {type(catalog).__name__}"
+        )
+        raise TypeError(message)
     return Context(description=SCHEMA_CONTEXT_DESCRIPTION, value=catalog.to_json().decode())
 
 

@@ -12,7 +12,7 @@ engine, the request side or the shell. Holds no logic beyond reading.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import immutables
 import msgspec
@@ -29,9 +29,7 @@ from a2ui_stream._wire.convention import (
     PRESENT_TOOL_NAME,
     TOOL_CALL_PREFIX,
 )
-
-if TYPE_CHECKING:
-    from a2ui_stream._wire.diagnostics import Diagnostic
+from a2ui_stream._wire.diagnostics import Diagnostic  # noqa: TC001 - for inspect.signature
 
 __all__ = [
     "A2UI_ACTIVITY_TYPE",

@@ -637,6 +637,9 @@ def read_event(obj: object) -> tuple[Event | None, tuple[Diagnostic, ...]]:
 # --------------------------------------------------------------------------- encoding
 
 
+_NO_EXTRA: Any = object()
+
+
 def encode_event(event: Event) -> bytes:
     """Encode an event as compact JSON, unknown fields included.
 
@@ -648,9 +651,15 @@ def encode_event(event: Event) -> bytes:
         declared fields.
 
     Raises:
-        TypeError: a field holds a value that cannot be encoded as JSON.
+        TypeError: ``event`` is not one of our event Structs, or a field holds a value
+            that cannot be encoded as JSON.
     """
-    extra = event.extra
+    extra = getattr(event, "extra", _NO_EXTRA)
+    if extra is _NO_EXTRA or not isinstance(event, msgspec.Struct):
+        message = (
+            f"encode_event takes an event Struct (a2ui_stream.events), not {type(event).__name__}"
+        )
+        raise TypeError(message)
     if extra is UNSET:
         return _ENCODER.encode(event)
     body = _ENCODER.encode(msgspec.structs.replace(event, extra=UNSET))
