@@ -13,7 +13,7 @@ Usage::
     .venv/bin/python benchmarks/bench_cli_growth.py [append|messages] --events 1000,2000,4000,8000
 
 Prints, per length: CPU seconds, µs of CPU per event past the first length's, and the
-peak RSS in MB. Needs a POSIX system (``os.wait4``).
+peak RSS in MiB. Needs a POSIX system (``os.wait4``).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def _write(workload: str, events: int, folder: Path) -> Path:
 
 
 def _run(path: Path) -> tuple[float, float]:
-    """CPU seconds (user and system) and peak RSS in MB of one ``process`` run."""
+    """CPU seconds (user and system) and peak RSS in MiB of one ``process`` run."""
     command = [sys.executable, "-m", "a2ui_stream", "process", "--no-progress"]
     with Path(os.devnull).open("wb") as sink:
         child = subprocess.Popen(
@@ -68,7 +68,7 @@ def main() -> None:
             else:
                 cost = (cpu - first[1]) / (events - first[0]) * 1e6
                 per_event = f"{cost:8.1f} µs per event past {first[0]}"
-            row = f"{options.shape} {events:>6} events: {cpu:6.2f} s CPU {rss:7.1f} MB"
+            row = f"{options.shape} {events:>6} events: {cpu:6.2f} s CPU {rss:7.1f} MiB"
             print(f"{row}  {per_event}")
 
 

@@ -324,5 +324,5 @@ class TestCliGrowth:
         assert first.startswith(f"{shape}     20 events:")
         assert second.startswith(f"{shape}     40 events:")
         assert "µs per event past 20" in second
-        rss = float(second.split("CPU")[1].split("MB")[0])
+        rss = float(second.split("CPU")[1].split("MiB")[0])
         assert rss > 1  # a real child's peak RSS, read off wait4
