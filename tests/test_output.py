@@ -106,12 +106,14 @@ class TestOutput:
             write()
         assert raised.value.filename == "<stdout>"
 
-    def test_full_standard_output_is_named(self) -> None:
+    @pytest.mark.parametrize("command", ["process", "render"])
+    def test_full_standard_output_is_named(self, command: str) -> None:
+        """A full disk behind ``>`` is exit 2 naming ``<stdout>``, for every command."""
         if not Path("/dev/full").exists():
             pytest.skip("/dev/full does not exist on this system")
         with Path("/dev/full").open("wb") as full:
             completed = subprocess.run(  # noqa: S603 - our own command line
-                [sys.executable, "-m", "a2ui_stream", "process", str(cases.RECORDING_PATH)],
+                [sys.executable, "-m", "a2ui_stream", command, str(cases.RECORDING_PATH)],
                 stdout=full,
                 stderr=subprocess.PIPE,
                 check=False,

@@ -354,21 +354,6 @@ class TestOutput:
             os.close(reader)
         assert sorted(p.name for p in tmp_path.iterdir()) == ["link.html", "pipe", "target.html"]
 
-    def test_full_stdout_names_it(self) -> None:
-        """A full disk behind ``>`` is exit 2 naming ``<stdout>``, as for every command."""
-        if not Path("/dev/full").exists():
-            pytest.skip("/dev/full does not exist on this system")
-        with Path("/dev/full").open("wb") as full:
-            done = subprocess.run(  # noqa: S603 - our interpreter, our recording
-                [sys.executable, "-m", "a2ui_stream", "render", str(cases.RECORDING_PATH)],
-                stdout=full,
-                stderr=subprocess.PIPE,
-                check=False,
-                timeout=120,
-            )
-        assert done.returncode == 2
-        assert b"path=<stdout>" in done.stderr
-
     def test_open(
         self, cli: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:

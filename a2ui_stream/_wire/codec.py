@@ -637,9 +637,6 @@ def read_event(obj: object) -> tuple[Event | None, tuple[Diagnostic, ...]]:
 # --------------------------------------------------------------------------- encoding
 
 
-_NO_EXTRA: Any = object()
-
-
 def encode_event(event: Event) -> bytes:
     """Encode an event as compact JSON, unknown fields included.
 
@@ -654,12 +651,12 @@ def encode_event(event: Event) -> bytes:
         TypeError: ``event`` is not one of our event Structs, or a field holds a value
             that cannot be encoded as JSON.
     """
-    extra = getattr(event, "extra", _NO_EXTRA)
-    if extra is _NO_EXTRA or not isinstance(event, msgspec.Struct):
+    if not isinstance(event, msgspec.Struct) or not hasattr(event, "extra"):
         message = (
             f"encode_event takes an event Struct (a2ui_stream.events), not {type(event).__name__}"
         )
         raise TypeError(message)
+    extra = event.extra
     if extra is UNSET:
         return _ENCODER.encode(event)
     body = _ENCODER.encode(msgspec.structs.replace(event, extra=UNSET))
