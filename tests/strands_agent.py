@@ -1,11 +1,12 @@
 """Test helper: a real ag-ui-strands agent served on 127.0.0.1, its model a script.
 
-``with strands_agent(turns) as url:`` installs the pinned adapter stack into its own
+``with strands_agent(turns, tools) as url:`` installs the pinned adapter stack into its own
 venv once (:func:`installed_peers.python_peer`), starts ``tests/strands_server.py`` in
 it on a free loopback port, and yields the URL to POST a ``RunAgentInput`` to; the
 response is the adapter's own SSE stream. On exit the server is stopped (SIGTERM, then
 SIGKILL after a few seconds). ``turns`` are the model's answers, one per model call
-(see strands_server.py): the agent's own calls and those of its A2UI sub-agent.
+(see strands_server.py): the agent's own calls and those of its A2UI sub-agent;
+``tools`` the agent's backend tools and the content each answers with.
 
 :func:`post_run` sends one run input and returns the raw response bytes, within a time
 bound, with nothing but the standard library.
@@ -26,7 +27,7 @@ import pytest
 from installed_peers import python_peer
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
 __all__ = ["PINS", "post_run", "strands_agent"]
 
@@ -47,11 +48,14 @@ RUN_TIMEOUT = 60
 
 
 @contextlib.contextmanager
-def strands_agent(turns: Sequence[dict[str, Any]]) -> Iterator[str]:
+def strands_agent(
+    turns: Sequence[dict[str, Any]], tools: Mapping[str, Sequence[dict[str, Any]]] | None = None
+) -> Iterator[str]:
     """Serve a scripted ag-ui-strands agent on 127.0.0.1 for the ``with`` block.
 
     Args:
         turns: the model's turns, in the order the adapter will ask for them.
+        tools: backend tools by name, each with the Strands content blocks it answers.
 
     Yields:
         The endpoint URL, ``http://127.0.0.1:<port>/``.
@@ -60,7 +64,7 @@ def strands_agent(turns: Sequence[dict[str, Any]]) -> Iterator[str]:
     # The adapter's telemetry is chatty on stderr: a file, so a full pipe never blocks it.
     with tempfile.TemporaryFile("w+") as errors:
         process = subprocess.Popen(  # noqa: S603 - our own server script
-            [str(python), str(SERVER), json.dumps(list(turns))],
+            [str(python), str(SERVER), json.dumps(list(turns)), json.dumps(dict(tools or {}))],
             stdout=subprocess.PIPE,
             stderr=errors,
             text=True,

@@ -247,6 +247,28 @@ class TestRenderArguments:
         )
         assert [(p[0], p[1]) for p in parts(processor)] == [("b", "a2ui-surface-f1")]
 
+    def test_renders_in_messages_of_their_own_keep_their_surfaces(self) -> None:
+        """ag-ui-strands gives each call of a turn a message of its own: renders beside an
+        open backend call keep their surfaces; inside ``generate_a2ui`` such a render is
+        the sub-agent's, filed under it as upstream files it."""
+        first = {"surfaceId": "a", "components": [{"id": "root", "component": "Text", "text": "a"}]}
+        second = {**first, "surfaceId": "b"}
+        for outer, expected in (
+            ("search", [("a", "a2ui-surface-r1"), ("b", "a2ui-surface-r2")]),
+            ("generate_a2ui", [("b", "a2ui-surface-o1")]),
+        ):
+            processor = Processor()
+            processor.feed_events(
+                [
+                    RUN,
+                    start("o1", outer, parent="m1"),
+                    end("o1"),
+                    *render("r1", first, parent="m2"),
+                    *render("r2", second, parent="m3"),
+                ]
+            )
+            assert [(p[0], p[1]) for p in parts(processor)] == expected, outer
+
     def test_escaped_names_read_as_the_middleware_reads_them(self) -> None:
         """A top-level name is read with its escapes (``surface\\u0049d`` is surfaceId); a
         name inside ``data`` as written, so its rows paint only once ``data`` closes."""
@@ -323,6 +345,41 @@ class TestToolResults:
             ("x", "a2ui-surface-x-b2"),
             ("y", "a2ui-surface-y-b2"),
         ]
+
+    def test_results_of_calls_answered_together_keep_their_own_surfaces(self) -> None:
+        """Not the middleware's defect: calls of one turn answered after all of them
+        streamed (ag-ui-strands, each call in a message of its own) keep one surface each;
+        a result whose call named no message (a sub-agent's) is filed under the open call."""
+        events = [RUN, start("b1", "search", parent="m1"), end("b1")]
+        events += [start("b2", "search", parent="m2"), end("b2")]
+        processor = Processor()
+        processor.feed_events(
+            [
+                *events,
+                result("b1", {"a2ui_operations": ops("one", "1")}),
+                result("b2", {"a2ui_operations": ops("two", "2")}),
+            ]
+        )
+        assert [(p[0], p[1]) for p in parts(processor)] == [
+            ("one", "a2ui-surface-b1"),
+            ("two", "a2ui-surface-b2"),
+        ]
+        inner = [start("i1", "search", parent=None), end("i1")]
+        processor = Processor()
+        processor.feed_events([*events, *inner, result("i1", {"a2ui_operations": ops("one", "1")})])
+        assert [(p[0], p[1]) for p in parts(processor)] == [("one", "a2ui-surface-i1")]
+        processor = Processor()
+        processor.feed_events(
+            [
+                RUN,
+                start("g1", "generate_a2ui"),
+                end("g1"),
+                *inner,
+                start("i2", "search", parent=None),
+                result("i1", {"a2ui_operations": ops("one", "1")}),
+            ]
+        )
+        assert [(p[0], p[1]) for p in parts(processor)] == [("one", "a2ui-surface-i2")]
 
     def test_a_json_string_is_decoded_once_more_and_no_further(self) -> None:
         """Double-encoded content draws; triple-encoded does not."""

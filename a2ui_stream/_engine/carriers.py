@@ -13,7 +13,9 @@ How a tool event becomes a drawing, top to bottom:
 1. ``TOOL_CALL_START`` of a render tool opens a call keyed ``outer ?? toolCallId``
    (``outer``: the open non-render call it runs inside, such as ``generate_a2ui``) and
    draws the lifecycle ``building`` on messageId ``a2ui-surface-<key>``. Any other
-   tool becomes the open outer call.
+   tool becomes the open outer call. A call runs inside the open call when it names no
+   message (a sub-agent's, as ag-ui-strands re-emits them), or, inside
+   ``generate_a2ui``, a message that is neither that call's nor one the agent spoke.
 2. ``TOOL_CALL_ARGS`` appends to the call's text and advances a linear scan of its
    structure (:class:`Scan`): where each top-level value, the first ``data`` object's
    members and their arrays' items close. Progress (``progressTokens``, the text's
@@ -29,14 +31,17 @@ How a tool event becomes a drawing, top to bottom:
    holds an ``a2ui_operations`` array draws its operations grouped by surface, minus
    the surfaces a render call of the run already painted, unless a render call of
    this call (or inside it) already painted; ``a2ui_recovery_exhausted`` draws the
-   lifecycle ``failed``.
+   lifecycle ``failed``. It is keyed by the open call only when its own call ran
+   inside it (named no message); the agent's own call keeps its own key.
 
 Where we differ from the middleware on purpose: past 100 repeated-data rows, a paint
 waits until the rows painted have doubled (the middleware paints at every delta that
 completes one, and every paint repeats them all, which is quadratic in a long list);
-the last paint, of the whole ``data``, is the same. A render call started beside an
-unanswered tool call (same ``parentMessageId``) keeps its own key, instead of being
-filed under that call so that each render replaces the last. And once a run carries
+the last paint, of the whole ``data``, is the same. A render call, or a result, of the
+agent's own beside an unanswered tool call keeps its own key, instead of being filed
+under that call so that each drawing replaces the last (ag-ui-strands gives each of a
+turn's calls a message of its own, and answers them only once all have streamed). And
+once a run carries
 ``a2ui-surface`` activity (it is recorded behind the middleware), render calls that
 start afterwards are left to that activity and cost nothing here.
 
@@ -87,6 +92,8 @@ _TOKEN_STEP: Final = 20
 #: this many, a paint waits until the rows have doubled (``Limits.max_template_items``
 #: shows no more by default).
 _EVERY_ITEM: Final = 100
+#: The outer tool the adapters inject around their A2UI sub-agent (the toolkit's name).
+_WRAPPER_TOOL: Final = "generate_a2ui"
 _RECOVERY_EXHAUSTED: Final = "a2ui_recovery_exhausted"
 _MESSAGE_PREFIX: Final = "a2ui-surface-"
 
@@ -147,7 +154,8 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
 
     Attributes:
         calls: streaming render calls by toolCallId.
-        outer: the open non-render call, if any, and its ``parentMessageId``.
+        outer: the open non-render call, if any, its ``parentMessageId``, and whether
+            it is the A2UI sub-agent's wrapper (``generate_a2ui``).
         attempts: render attempts per key.
         retrying: keys whose last attempt was rejected.
         tokens: ``progressTokens`` last drawn per key.
@@ -158,13 +166,15 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
             behind the middleware, which drew the render calls itself.
         seen: toolCallIds of every tool event of the run (history skips them), with
             the index of the first event naming each.
+        named: the calls started naming a message (the agent's own, never a
+            sub-agent's), each with that messageId.
         spoken: the last text message the agent started while the outer call was open:
             a render call in it (or in the outer call's own message) is the agent's own,
             never a sub-agent's. One id, not a set: each event costs the same.
     """
 
     calls: OrderedMap[str, _Call] = msgspec.field(default_factory=OrderedMap)
-    outer: tuple[str, str | None] | None = None
+    outer: tuple[str, str | None, bool] | None = None
     attempts: OrderedMap[str, int] = msgspec.field(default_factory=OrderedMap)
     retrying: frozenset[str] = frozenset()
     tokens: OrderedMap[str, int] = msgspec.field(default_factory=OrderedMap)
@@ -173,6 +183,7 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
     frontend_catalog_id: str | None = None
     behind_middleware: bool = False
     seen: OrderedMap[str, int] = msgspec.field(default_factory=OrderedMap)
+    named: OrderedMap[str, str] = msgspec.field(default_factory=OrderedMap)
     spoken: str | None = None
 
 
@@ -270,18 +281,22 @@ def _on_start(c: Carriers, event: ev.ToolCallStart, config: ToolConfig, seq: int
     call_id, name = event.tool_call_id, event.tool_call_name
     parent = event.parent_message_id if isinstance(event.parent_message_id, str) else None
     c = _replace(c, seen=c.seen.set(call_id, seq))
+    if parent is not None:
+        c = _replace(c, named=c.named.set(call_id, parent))
     if name not in config.render_tools:
         if name != _LOG_EVENT_TOOL:
-            c = _replace(c, outer=(call_id, parent), spoken=None)
+            c = _replace(c, outer=(call_id, parent, name == _WRAPPER_TOOL), spoken=None)
         return c, (), ()
     if c.behind_middleware:
         return c, (), ()  # the middleware draws this call; its activity is in the stream
     outer = c.outer
-    # A call in one of the agent's own messages (the open call's, or one it spoke
-    # since) is not inside the open call: the middleware would file it under that
-    # call anyway, and each render would replace the previous one (a defect we do not
-    # copy). A sub-agent's calls name no message, or one the run never spoke.
-    inside = outer is not None and (parent is None or (parent != outer[1] and parent != c.spoken))
+    # The middleware files every render call under the open call, so that each render
+    # replaces the previous one (a defect we do not copy). A sub-agent's calls name no
+    # message (ag-ui-strands), or run inside ``generate_a2ui`` in a message of their own;
+    # the agent's own name one, its own message or one it spoke since.
+    inside = outer is not None and (
+        parent is None or (outer[2] and parent != outer[1] and parent != c.spoken)
+    )
     outer_id = outer[0] if outer is not None and inside else None
     key = outer_id or call_id
     c = _replace(
@@ -612,7 +627,10 @@ def _on_result(c: Carriers, event: ev.ToolCallResult, _config: ToolConfig, seq: 
 
 
 def _result_drawings(c: Carriers, event: ev.ToolCallResult) -> tuple[Drawings, Carriers]:
-    key = c.outer[0] if c.outer is not None else event.tool_call_id
+    # The open call's key, as the middleware takes it, for a sub-agent's result alone:
+    # the agent's own call, named in a message, keeps its own (see :func:`_on_start`).
+    call_id = event.tool_call_id
+    key = c.outer[0] if c.outer is not None and call_id not in c.named else call_id
     ops = operations(event.content)
     if ops is None:
         failure = _recovery_failure(event.content)
