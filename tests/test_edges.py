@@ -219,20 +219,36 @@ class TestArgumentTypes:
         ("options", "error", "match"),
         [
             ({"limits": "x"}, TypeError, "limits must be a Limits or None, not str"),
-            ({"log": 5}, TypeError, r"log must be an EventLog .* not int"),
             ({"keep_runs": "3"}, a2ui_stream.UsageError, "keep_runs must be None or a whole"),
             ({"keep_runs": 0.5}, a2ui_stream.UsageError, "not 0.5"),
             ({"keep_runs": -1}, a2ui_stream.UsageError, "not -1"),
             ({"keep_runs": True}, a2ui_stream.UsageError, "not True"),
+            ({"render_tools": "render_a2ui"}, TypeError, "an iterable of tool names.* not str"),
+            ({"render_tools": 5}, TypeError, "an iterable of tool names.* not int"),
+            ({"render_tools": ["a", 5]}, TypeError, "tool names .strings., not int 5"),
+            ({"render_tools": [["a"]]}, TypeError, r"not list \['a'\]"),
+            ({"catalog_id": 5}, TypeError, "catalog_id must be a string or None, not int"),
         ],
     )
-    def test_processor_options_are_checked_at_once(
-        self, options: dict[str, Any], error: type[Exception], match: str
+    @pytest.mark.parametrize("made", ["Processor", "Reducer"])
+    def test_options_are_checked_at_once(
+        self, made: str, options: dict[str, Any], error: type[Exception], match: str
     ) -> None:
         # Found by an input probe: these were accepted, then log=5 made feed() raise
-        # AttributeError and keep_runs="3" dropped every RUN_STARTED as an internal error.
+        # AttributeError, keep_runs="3" dropped every RUN_STARTED as an internal error,
+        # and render_tools="my_tool" drew from tools named by its letters.
         with pytest.raises(error, match=match):
-            a2ui_stream.Processor(**options)
+            getattr(a2ui_stream, made)(**options)
+
+    def test_a_log_of_the_wrong_kind_is_refused_at_once(self) -> None:
+        with pytest.raises(TypeError, match=r"log must be an EventLog .* not int"):
+            a2ui_stream.Processor(log=5)  # type: ignore[arg-type]
+
+    def test_good_options_are_kept(self) -> None:
+        reducer = a2ui_stream.Reducer(render_tools=["draw", "draw"], catalog_id="c", keep_runs=0)
+        assert reducer.tools.render_tools == frozenset({"draw"})
+        assert reducer.tools.catalog_id == "c"
+        assert a2ui_stream.Processor(render_tools=iter(["draw"])).limits == a2ui_stream.Limits()
 
     def test_feed_other(self) -> None:
         with pytest.raises(TypeError, match="not int"):

@@ -22,13 +22,13 @@ from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import Decoded, EventDecoder, encode_event, read_event
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
-from a2ui_stream._wire.limits import Limits
 from a2ui_stream.errors import UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
     from a2ui_stream._engine.eventlog import EventLog
+    from a2ui_stream._wire.limits import Limits
 
 __all__ = ["MAX_PENDING_DIAGNOSTICS", "Processor"]
 
@@ -82,18 +82,16 @@ class Processor:
                 (the middleware's ``defaultCatalogId``); see :class:`Reducer`.
 
         Raises:
-            TypeError: ``limits`` is not a :class:`Limits`, or ``log`` is no event log.
+            TypeError: an option is of the wrong kind (``log`` no event log, or one
+                :class:`Reducer` refuses).
             UsageError: ``keep_runs`` is not ``None`` or a whole number of at least 0.
         """
-        _check_options(limits, log, keep_runs)
-        self.limits = limits or Limits()
-        self._decoder = EventDecoder(format=format, limits=self.limits, strict=strict)
+        _check_log(log)
         self._reducer = Reducer(
-            limits=self.limits,
-            keep_runs=keep_runs,
-            render_tools=render_tools,
-            catalog_id=catalog_id,
+            limits=limits, keep_runs=keep_runs, render_tools=render_tools, catalog_id=catalog_id
         )
+        self.limits = self._reducer.limits
+        self._decoder = EventDecoder(format=format, limits=self.limits, strict=strict)
         self._log = log
         self._strict = strict
         self._halted = False
@@ -345,22 +343,15 @@ def _too_deep_to_log(line: int | None, offset: int | None) -> Diagnostic:
 _LOG_METHODS = ("append", "flush")
 
 
-def _check_options(limits: object, log: object, keep_runs: object) -> None:
-    """Refuse options of the wrong kind at once, naming them, as ``Limits`` does its fields.
+def _check_log(log: object) -> None:
+    """Refuse a log of the wrong kind at once; the reducer checks the other options.
 
     Raises:
-        TypeError: ``limits`` is not a :class:`Limits`, or ``log`` is no event log.
-        UsageError: ``keep_runs`` is not ``None`` or a whole number of at least 0.
+        TypeError: ``log`` is no event log.
     """
-    if limits is not None and not isinstance(limits, Limits):
-        message = f"limits must be a Limits or None, not {type(limits).__name__}"
-        raise TypeError(message)
     if log is not None and not all(callable(getattr(log, name, None)) for name in _LOG_METHODS):
         message = f"log must be an EventLog (MemoryLog, FileLog) or None, not {type(log).__name__}"
         raise TypeError(message)
-    if keep_runs is not None and (type(keep_runs) is not int or keep_runs < 0):
-        message = f"keep_runs must be None or a whole number of at least 0, not {keep_runs!r}"
-        raise UsageError(message)
 
 
 def _not_bytes(data: object) -> str:

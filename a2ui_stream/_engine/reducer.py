@@ -11,7 +11,8 @@ Rules, as h11 keeps them for its state machine:
 
 * Every event's transition starts in this module: the dispatch table ``_HANDLERS``
   maps each event type to one small function. A messageId's lifecycle table is
-  ``_engine.lifecycle``'s.
+  ``_engine.lifecycle``'s; rebuilding and placing a bucket once a handler has read
+  its operations, ``_engine.buckets``'.
 * Nothing here does I/O, logs, or imports the shell (log, pipeline, CLI).
 * States are immutable values. ``reduce`` never changes the state it is given; an old
   state stays valid and equal to itself after later events.
@@ -27,16 +28,23 @@ diff.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple, TypeAlias
 
 import immutables
 import msgspec
 from msgspec import UNSET, UnsetType
 
 from a2ui_stream._convert.converter import Converter
+from a2ui_stream._engine.buckets import (
+    Context,
+    Handled,
+    locate,
+    place_bucket,
+    rebuild_bucket,
+    with_run,
+)
 from a2ui_stream._engine.carriers import RENDER_TOOL_NAME, Carriers, ToolConfig, carry, saw_activity
-from a2ui_stream._engine.census import count_surfaces
 from a2ui_stream._engine.content import (
     content_keys,
     no_operations,
@@ -45,44 +53,32 @@ from a2ui_stream._engine.content import (
     too_deep,
 )
 from a2ui_stream._engine.deltas import (
-    Edits,
     component_edits,
     content_of,
-    edit_first,
-    is_upsert,
     untouched_operations,
 )
-from a2ui_stream._engine.history import SeenIn, normalize_document, rehydrate
+from a2ui_stream._engine.history import SeenIn, rehydrate
 from a2ui_stream._engine.lifecycle import next_lifecycle
-from a2ui_stream._engine.parts import Conversions, history_diffs, settle, synthesize
+from a2ui_stream._engine.parts import Conversions, history_diffs, settle
 from a2ui_stream._engine.sharing import (
-    decode_shared,
     delta_changes,
-    is_checkpoint,
-    restart,
-    share_data,
-    shared_prefix,
 )
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._state.stream import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
     OPERATIONS_KEY,
-    Bucket,
     PartDiff,
     RunState,
     StreamState,
 )
-from a2ui_stream._state.surface import ComponentChange, apply_operation, too_many_operations
 from a2ui_stream._tree.depth import count_values
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.chunks import CHUNK_EVENTS, expand
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity, internal_error
 from a2ui_stream._wire.limits import Limits
-
-if TYPE_CHECKING:
-    from a2ui_stream._tree.patch import DataChange
+from a2ui_stream.errors import UsageError
 
 __all__ = ["Reducer", "Reduction"]
 
@@ -108,17 +104,6 @@ _replace = msgspec.structs.replace
 _NO_SURFACES: immutables.Map[str, int] = immutables.Map()
 _NO_REPORTS: immutables.Map[str, tuple[Diagnostic, ...]] = immutables.Map()
 _CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
-
-
-class _Context(NamedTuple):
-    """Per-event inputs every handler needs, decided once per event."""
-
-    seq: int
-    converter: Converter
-    limits: Limits
-    keep_runs: int | None
-    tools: ToolConfig
-    conversions: Conversions
 
 
 class Reducer:
@@ -147,10 +132,17 @@ class Reducer:
             catalog_id: the catalog a surface drawn from render arguments names (the
                 middleware's ``defaultCatalogId``); when omitted, the run input's
                 schema entry, then the arguments' ``catalogId``, then the basic catalog.
+
+        Raises:
+            TypeError: an option is of the wrong kind: ``limits`` no :class:`Limits`,
+                ``render_tools`` a string or holding anything but strings,
+                ``catalog_id`` no string.
+            UsageError: ``keep_runs`` is not ``None`` or a whole number of at least 0.
         """
+        _check_options(limits, keep_runs, catalog_id)
         self.limits = limits or Limits()
         self.keep_runs = keep_runs
-        self.tools = ToolConfig(frozenset(render_tools), catalog_id or None)
+        self.tools = ToolConfig(_tool_names(render_tools), catalog_id or None)
         self._converter = Converter(limits=self.limits)
         # Beside the states, never inside them: each surface's latest conversion, which
         # the converter builds on; a cache whose contents never change a result.
@@ -181,7 +173,7 @@ class Reducer:
         if handler is None:  # not in drawing_events
             # Most events (text, tool calls, steps) only advance the count.
             return Reduction(_replace(state, seq=state.seq + 1), (), ())
-        context = _Context(state.seq, *self._fixed)
+        context = Context(state.seq, *self._fixed)
         try:
             new_state, diffs, diagnostics = handler(state, event, context)
         except Exception as error:  # noqa: BLE001 - containment: a bug must not stop the stream
@@ -265,11 +257,10 @@ class Reducer:
         return Reduction(StreamState(history=history), (), diagnostics)
 
 
-_Handled: TypeAlias = tuple[StreamState, tuple[PartDiff, ...], tuple[Diagnostic, ...]]
-_Handler: TypeAlias = Callable[[StreamState, Any, _Context], _Handled]
+_Handler: TypeAlias = Callable[[StreamState, Any, Context], Handled]
 
 
-def _expanded(state: StreamState, event: ev.Event, context: _Context) -> _Handled:
+def _expanded(state: StreamState, event: ev.Event, context: Context) -> Handled:
     """Apply the events one event expands into (``_wire.chunks``), all under its seq."""
     streams, events, found = expand(state.chunks, event, seq=context.seq)
     state = state if streams is state.chunks else _replace(state, chunks=streams)
@@ -292,11 +283,7 @@ def _current_run(state: StreamState) -> tuple[RunState, StreamState]:
     return run, msgspec.structs.replace(state, runs=(run,))
 
 
-def _with_run(state: StreamState, run: RunState) -> StreamState:
-    return msgspec.structs.replace(state, runs=(*state.runs[:-1], run))
-
-
-def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context) -> _Handled:
+def _on_run_started(state: StreamState, event: ev.RunStarted, context: Context) -> Handled:
     thread = event.thread_id
     carriers, _, _ = carry(Carriers(), event, context.tools)
     run = RunState(
@@ -328,7 +315,7 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: _Context)
 
 
 def _on_run_ended(status: str) -> _Handler:
-    def handler(state: StreamState, event: ev.Event, context: _Context) -> _Handled:
+    def handler(state: StreamState, event: ev.Event, context: Context) -> Handled:
         # A failed run stays failed (a RUN_FINISHED after RUN_ERROR changes nothing), as
         # upstream's client keeps it; a RUN_ERROR after RUN_FINISHED fails it there too.
         if not state.runs or state.runs[-1].status == "error":
@@ -338,14 +325,14 @@ def _on_run_ended(status: str) -> _Handler:
         message = getattr(event, "message", UNSET)
         error = message if isinstance(message, str) else last.error
         run = msgspec.structs.replace(last, status=status, error=error)
-        return _with_run(state, run), (), settled
+        return with_run(state, run), (), settled
 
     return handler
 
 
 def _on_activity_snapshot(
-    state: StreamState, event: ev.ActivitySnapshot, context: _Context, *, tool: bool = False
-) -> _Handled:
+    state: StreamState, event: ev.ActivitySnapshot, context: Context, *, tool: bool = False
+) -> Handled:
     """Apply an activity snapshot; ``tool``: one drawn from a tool call or result."""
     if event.activity_type != A2UI_ACTIVITY_TYPE:
         return state, (), ()
@@ -359,26 +346,26 @@ def _on_activity_snapshot(
     raw = bytes(event.content)
     if previous is not None and previous.content_bytes == raw:
         # A cumulative snapshot identical to the last one: nothing to decode or apply.
-        return _place_bucket(state, run, previous, context, [], changed=False, tool=tool)
+        return place_bucket(state, run, previous, context, [], changed=False, tool=tool)
     try:
         view = _CONTENT_VIEW.decode(raw)
     except msgspec.DecodeError as error:
         return state, (), (_content_error(key, context, f"content is not valid: {error}"),)
     except RecursionError:  # msgspec's own bound, the interpreter's stack
-        return state, (), (_locate(too_deep(context.limits), key, context),)
+        return state, (), (locate(too_deep(context.limits), key, context),)
     operations = view.a2ui_operations
     if isinstance(operations, list):
         # Each Raw is a view into ``raw``, which the bucket keeps anyway: no second copy.
         keys = operations
-        return _rebuild_bucket(state, run, key, keys, None, (UNSET, raw, 0), context, tool=tool)
+        return rebuild_bucket(state, run, key, keys, None, (UNSET, raw, 0), context, tool=tool)
     if not isinstance(operations, UnsetType):
         message = "content.a2ui_operations is not an array; the snapshot changes nothing"
         return state, (), (_content_error(key, context, message),)
     if isinstance(view.status, UnsetType):
-        return state, (), (_locate(no_operations(content_keys(raw)), key, context),)
+        return state, (), (locate(no_operations(content_keys(raw)), key, context),)
     read = read_content(raw, context.limits)
     if isinstance(read, Diagnostic):
-        return state, (), (_locate(read, key, context),)
+        return state, (), (locate(read, key, context),)
     return _apply_lifecycle(state, run, key, read, context)
 
 
@@ -389,10 +376,10 @@ def _behind_middleware(run: RunState, state: StreamState) -> tuple[RunState, Str
     if noted is run.carriers:
         return run, state
     run = msgspec.structs.replace(run, carriers=noted)
-    return run, _with_run(state, run)
+    return run, with_run(state, run)
 
 
-def _on_tool_event(state: StreamState, event: ev.Event, context: _Context) -> _Handled:
+def _on_tool_event(state: StreamState, event: ev.Event, context: Context) -> Handled:
     """Draw what a tool event carries, through the activity path (see ``_engine.carriers``)."""
     if not state.runs and isinstance(event, ev.TextMessageStart):
         return state, (), ()  # only tool events open an anonymous run, as before
@@ -401,7 +388,7 @@ def _on_tool_event(state: StreamState, event: ev.Event, context: _Context) -> _H
     new, drawings, found = carry(carriers, event, context.tools, seq=context.seq)
     if new is run.carriers and not drawings:
         return state, (), found  # an argument delta of a call nobody draws: the common case
-    state = _with_run(state, msgspec.structs.replace(run, carriers=new))
+    state = with_run(state, msgspec.structs.replace(run, carriers=new))
     diffs: list[PartDiff] = []
     diagnostics = list(found)
     for drawing in drawings:
@@ -411,7 +398,7 @@ def _on_tool_event(state: StreamState, event: ev.Event, context: _Context) -> _H
     return state, tuple(diffs), tuple(diagnostics)
 
 
-def _content_error(key: str, context: _Context, message: str) -> Diagnostic:
+def _content_error(key: str, context: Context, message: str) -> Diagnostic:
     return Diagnostic(
         code=Code.ACTIVITY_MALFORMED,
         message=message,
@@ -427,8 +414,8 @@ def _apply_lifecycle(
     run: RunState,
     key: str,
     read: tuple[dict[str, Any], int],
-    context: _Context,
-) -> _Handled:
+    context: Context,
+) -> Handled:
     """Record a lifecycle status; ``read``: the content and how many values it holds."""
     status = read[0].get("status")
     if not isinstance(status, str):
@@ -438,172 +425,10 @@ def _apply_lifecycle(
         run.lifecycles.get(key), status, read, seq=context.seq, message_id=key
     )
     lifecycles = run.lifecycles.set(key, lifecycle)
-    return _with_run(state, msgspec.structs.replace(run, lifecycles=lifecycles)), (), diagnostics
+    return with_run(state, msgspec.structs.replace(run, lifecycles=lifecycles)), (), diagnostics
 
 
-def _rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing all
-    state: StreamState,
-    run: RunState,
-    key: str,
-    keys: Sequence[Any],
-    documents: Sequence[Any] | None,
-    content: tuple[JSON | UnsetType, bytes | None, int],
-    context: _Context,
-    known: Sequence[DataChange] = (),
-    edits: Edits | None = None,
-    *,
-    tool: bool = False,
-    untouched: int = 0,
-) -> _Handled:
-    """Rebuild one bucket from its operations, reusing the unchanged prefix.
-
-    ``keys`` identify operations: bytes compare by value, decoded documents (after a
-    delta) by identity, since a patch copies only what it changes. ``content`` is the
-    decoded document (after a delta), the undecoded bytes (from the wire), and how many
-    values the document holds.
-    ``known`` says how a delta changed data values, for the stages that would diff them;
-    ``edits``, how it changed component lists (the operations before it, and
-    :func:`~a2ui_stream._engine.deltas.component_edits`), so that the first changed
-    operation can be applied by what changed instead of replayed; ``untouched``, how
-    many leading operations a delta left as the bucket's own objects.
-    """
-    diagnostics: list[Diagnostic] = []
-    limit = context.limits.max_operations
-    if len(keys) > limit:
-        diagnostics.append(
-            msgspec.structs.replace(
-                too_many_operations(context.limits), seq=context.seq, message_id=key
-            )
-        )
-        keys = keys[:limit]
-    document, content_bytes, nodes = content
-    previous = (run.tool_buckets if tool else run.buckets).get(key)
-    shared = shared_prefix(previous.operation_keys, keys, untouched) if previous else 0
-    if previous is not None and shared == len(keys) == len(previous.operation_keys):
-        bucket = msgspec.structs.replace(
-            previous,
-            operation_keys=tuple(keys),
-            content=document,
-            content_nodes=nodes,
-            content_bytes=content_bytes,
-        )
-        return _place_bucket(state, run, bucket, context, diagnostics, changed=False, tool=tool)
-    checkpoints, surfaces, written, upserts = restart(previous, shared)
-    start = checkpoints[-1][0] if checkpoints else 0
-    reference = previous.surfaces if previous is not None else {}
-    claims = list(known)
-    first, changed = start, list[ComponentChange]()
-    if edits is not None and previous is not None and documents is not None and start == shared:
-        first, surfaces, changed = edit_first(
-            previous,
-            surfaces,
-            (shared, len(keys), is_checkpoint(shared + 1, len(keys))),
-            (documents, edits),
-            (checkpoints, upserts),
-        )
-    shared_values: set[int] = set()  # the data values shared with the last snapshot's
-    for index in range(first, len(keys)):
-        if documents is None:
-            operation = decode_shared(keys[index], index, previous, claims, written, shared_values)
-        else:
-            operation = normalize_document(documents[index], index)
-        # Operations before ``shared`` are replayed from the nearest checkpoint; they
-        # were reported when first applied.
-        report = index >= shared
-        if isinstance(operation, Diagnostic):
-            if report:
-                diagnostics.append(_locate(operation, key, context))
-        else:
-            surfaces, found = apply_operation(
-                surfaces,
-                operation,
-                index=index,
-                limits=context.limits,
-                reference=reference,
-                known=claims,
-            )
-            if report:
-                diagnostics.extend(_locate(one, key, context) for one in found)
-            if documents is not None and is_upsert(operation, found):
-                upserts.add(index)
-        if is_checkpoint(index + 1, len(keys)):
-            checkpoints.append((index + 1, surfaces))
-    # After a delta the data already shares what the patch left alone; only values
-    # decoded afresh from the wire need sharing.
-    fresh = documents is None
-    if fresh and previous is not None and checkpoints and checkpoints[-1][0] == len(keys):
-        surfaces = share_data(previous.surfaces, surfaces, shared_values)
-        checkpoints[-1] = (len(keys), surfaces)
-    bucket = Bucket(
-        message_id=key,
-        surfaces=surfaces,
-        operation_keys=tuple(keys),
-        checkpoints=tuple(checkpoints),
-        content=document,
-        content_nodes=nodes,
-        content_bytes=content_bytes,
-        written=written,
-        upserts=frozenset(upserts),
-    )
-    return _place_bucket(
-        state, run, bucket, context, diagnostics, changed=True, known=[*claims, *changed], tool=tool
-    )
-
-
-def _locate(diagnostic: Diagnostic, key: str, context: _Context) -> Diagnostic:
-    return msgspec.structs.replace(diagnostic, seq=context.seq, message_id=key)
-
-
-def _place_bucket(
-    state: StreamState,
-    run: RunState,
-    bucket: Bucket,
-    context: _Context,
-    diagnostics: list[Diagnostic],
-    *,
-    changed: bool,
-    known: Sequence[DataChange | ComponentChange] = (),
-    tool: bool = False,
-) -> _Handled:
-    """Store ``bucket`` as the most recent one and resynthesize the surfaces it touches.
-
-    Upstream's client deletes and re-inserts the bucket on every snapshot, so a
-    re-sent older bucket wins a shared surfaceId again even when nothing in it changed.
-    ``tool``: the bucket was drawn from a tool call or result, and goes with those.
-    """
-    key = bucket.message_id
-    old = run.tool_buckets if tool else run.buckets
-    is_latest = old.last_key() == key
-    lifecycles = run.lifecycles
-    current = lifecycles.get(key)
-    if current is not None and current.phase != "painted":
-        lifecycles = lifecycles.set(key, msgspec.structs.replace(current, phase="painted"))
-    # The census counts buckets of both kinds; it finds the bucket replaced in ``buckets``.
-    counted = msgspec.structs.replace(run, buckets=old) if tool else run
-    live, bucket = count_surfaces(counted, bucket, context.limits, context.seq, diagnostics)
-    buckets = old.set_last(key, bucket)
-    field = "tool_buckets" if tool else "buckets"
-    new_run = msgspec.structs.replace(run, lifecycles=lifecycles, live=live, **{field: buckets})
-    if not changed and is_latest:
-        return _with_run(state, new_run), (), tuple(diagnostics)
-    previous = old.get(key)
-    touched = list(bucket.surfaces)
-    if previous is not None:
-        touched.extend(sid for sid in previous.surfaces if sid not in bucket.surfaces)
-    new_run, diffs, found = synthesize(
-        new_run,
-        touched,
-        seq=context.seq,
-        converter=context.converter,
-        conversions=context.conversions,
-        known=known,
-        placed=(key, bucket.surfaces, tool),
-    )
-    diagnostics.extend(found)
-    return _with_run(state, new_run), diffs, tuple(diagnostics)
-
-
-def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Context) -> _Handled:
+def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: Context) -> Handled:
     if event.activity_type != A2UI_ACTIVITY_TYPE or isinstance(event.patch, UnsetType):
         return state, (), ()  # no patch (kept with a warning, as upstream keeps it): no change
     key = event.message_id if isinstance(event.message_id, str) else ANONYMOUS_MESSAGE_ID
@@ -634,7 +459,7 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
         )
     patched, nodes, problem = patch_content(content, nodes, event.patch, context.limits)
     if problem is not None:
-        return state, (), (_locate(problem, key, context),)
+        return state, (), (locate(problem, key, context),)
     if not isinstance(patched, dict):
         message = "the patched content is not an object; the state is unchanged"
         return state, (), (_content_error(key, context, message),)
@@ -645,7 +470,7 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
         edits = None if found is None else (content[OPERATIONS_KEY], found)
         # Only a bucket a delta built holds the content's own operation objects.
         untouched = 0 if bucket is None or bucket.content is UNSET else len(content[OPERATIONS_KEY])
-        return _rebuild_bucket(
+        return rebuild_bucket(
             state,
             run,
             key,
@@ -662,12 +487,12 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: _Co
         return state, (), (_content_error(key, context, message),)
     if "status" in patched:
         return _apply_lifecycle(state, run, key, (patched, nodes), context)
-    return state, (), (_locate(no_operations(list(patched)), key, context),)
+    return state, (), (locate(no_operations(list(patched)), key, context),)
 
 
 def _on_messages_snapshot(
-    state: StreamState, event: ev.MessagesSnapshot, context: _Context
-) -> _Handled:
+    state: StreamState, event: ev.MessagesSnapshot, context: Context
+) -> Handled:
     # Without messages (kept with a warning) history empties, as upstream's thread does.
     messages = [] if isinstance(event.messages, UnsetType) else event.messages
     # A snapshot repeats the tool calls a live run already drew (ag-ui-strands sends
@@ -683,6 +508,38 @@ def _on_messages_snapshot(
     run_id = state.runs[-1].run_id if state.runs else None
     diffs = history_diffs(state.history, history, seq=context.seq, run_id=run_id)
     return msgspec.structs.replace(state, history=history), diffs, diagnostics
+
+
+def _check_options(limits: object, keep_runs: object, catalog_id: object) -> None:
+    """Refuse options of the wrong kind when the reducer is made, naming them.
+
+    Caught later, they failed far from the mistake: ``keep_runs="3"`` made every
+    ``RUN_STARTED`` a ``core.internal_error``, ``limits=5`` an ``AttributeError``.
+    """
+    if limits is not None and not isinstance(limits, Limits):
+        message = f"limits must be a Limits or None, not {type(limits).__name__}"
+        raise TypeError(message)
+    if keep_runs is not None and (type(keep_runs) is not int or keep_runs < 0):
+        message = f"keep_runs must be None or a whole number of at least 0, not {keep_runs!r}"
+        raise UsageError(message)
+    if catalog_id is not None and not isinstance(catalog_id, str):
+        message = f"catalog_id must be a string or None, not {type(catalog_id).__name__}"
+        raise TypeError(message)
+
+
+def _tool_names(render_tools: object) -> frozenset[str]:
+    """The render tool names, refusing one name given alone (a set of its letters)."""
+    if isinstance(render_tools, str | bytes) or not isinstance(render_tools, Iterable):
+        kind = type(render_tools).__name__
+        message = f"render_tools must be an iterable of tool names, such as a tuple, not {kind}"
+        raise TypeError(message)
+    names = tuple(render_tools)
+    strange = [name for name in names if not isinstance(name, str)]
+    if strange:
+        kind = type(strange[0]).__name__
+        message = f"render_tools must hold tool names (strings), not {kind} {strange[0]!r}"
+        raise TypeError(message)
+    return frozenset(names)
 
 
 _HANDLERS: dict[type[Any], _Handler] = {

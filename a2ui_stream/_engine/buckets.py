@@ -1,0 +1,229 @@
+"""One bucket's operations to surfaces and diffs: the path every carrier ends on.
+
+Owns what the reducer's handlers share once they know a bucket's operations: the
+per-event :class:`Context`, rebuilding a bucket from its operations while reusing the
+unchanged prefix (checkpoints, decoded bytes, component edits after a delta), and
+placing it as the most recent bucket of its run, which resynthesizes the parts of the
+surfaces it touches. Activity snapshots, activity deltas and the tool carriers all
+reach it; which event did, and how the operations were read, stays in ``reducer``.
+
+May import: ``a2ui_stream._wire``, ``_tree``, ``_state``, ``_convert`` and the engine's
+own stages (sharing, deltas, census, parts, history). Never the reducer or the shell.
+Pure: states in, states out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+
+import msgspec
+from msgspec import UnsetType
+
+from a2ui_stream._engine.census import count_surfaces
+from a2ui_stream._engine.deltas import Edits, edit_first, is_upsert
+from a2ui_stream._engine.history import normalize_document
+from a2ui_stream._engine.parts import synthesize
+from a2ui_stream._engine.sharing import (
+    decode_shared,
+    is_checkpoint,
+    restart,
+    share_data,
+    shared_prefix,
+)
+from a2ui_stream._state.stream import Bucket, PartDiff, RunState, StreamState
+from a2ui_stream._state.surface import ComponentChange, apply_operation, too_many_operations
+from a2ui_stream._wire.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from a2ui_stream._convert.converter import Converter
+    from a2ui_stream._engine.carriers import ToolConfig
+    from a2ui_stream._engine.parts import Conversions
+    from a2ui_stream._tree.patch import DataChange
+    from a2ui_stream._wire.limits import Limits
+
+__all__ = ["Context", "Handled", "locate", "place_bucket", "rebuild_bucket", "with_run"]
+
+JSON: TypeAlias = Any
+
+#: What a handler returns: the new state, its diffs, and what went wrong.
+Handled: TypeAlias = tuple[StreamState, tuple[PartDiff, ...], tuple[Diagnostic, ...]]
+
+
+class Context(NamedTuple):
+    """Per-event inputs every handler needs, decided once per event."""
+
+    seq: int
+    converter: Converter
+    limits: Limits
+    keep_runs: int | None
+    tools: ToolConfig
+    conversions: Conversions
+
+
+def with_run(state: StreamState, run: RunState) -> StreamState:
+    """``state`` with ``run`` in place of its current (last) run."""
+    return msgspec.structs.replace(state, runs=(*state.runs[:-1], run))
+
+
+def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing all
+    state: StreamState,
+    run: RunState,
+    key: str,
+    keys: Sequence[Any],
+    documents: Sequence[Any] | None,
+    content: tuple[JSON | UnsetType, bytes | None, int],
+    context: Context,
+    known: Sequence[DataChange] = (),
+    edits: Edits | None = None,
+    *,
+    tool: bool = False,
+    untouched: int = 0,
+) -> Handled:
+    """Rebuild one bucket from its operations, reusing the unchanged prefix.
+
+    ``keys`` identify operations: bytes compare by value, decoded documents (after a
+    delta) by identity, since a patch copies only what it changes. ``content`` is the
+    decoded document (after a delta), the undecoded bytes (from the wire), and how many
+    values the document holds.
+    ``known`` says how a delta changed data values, for the stages that would diff them;
+    ``edits``, how it changed component lists (the operations before it, and
+    :func:`~a2ui_stream._engine.deltas.component_edits`), so that the first changed
+    operation can be applied by what changed instead of replayed; ``untouched``, how
+    many leading operations a delta left as the bucket's own objects.
+    """
+    diagnostics: list[Diagnostic] = []
+    limit = context.limits.max_operations
+    if len(keys) > limit:
+        diagnostics.append(
+            msgspec.structs.replace(
+                too_many_operations(context.limits), seq=context.seq, message_id=key
+            )
+        )
+        keys = keys[:limit]
+    document, content_bytes, nodes = content
+    previous = (run.tool_buckets if tool else run.buckets).get(key)
+    shared = shared_prefix(previous.operation_keys, keys, untouched) if previous else 0
+    if previous is not None and shared == len(keys) == len(previous.operation_keys):
+        bucket = msgspec.structs.replace(
+            previous,
+            operation_keys=tuple(keys),
+            content=document,
+            content_nodes=nodes,
+            content_bytes=content_bytes,
+        )
+        return place_bucket(state, run, bucket, context, diagnostics, changed=False, tool=tool)
+    checkpoints, surfaces, written, upserts = restart(previous, shared)
+    start = checkpoints[-1][0] if checkpoints else 0
+    reference = previous.surfaces if previous is not None else {}
+    claims = list(known)
+    first, changed = start, list[ComponentChange]()
+    if edits is not None and previous is not None and documents is not None and start == shared:
+        first, surfaces, changed = edit_first(
+            previous,
+            surfaces,
+            (shared, len(keys), is_checkpoint(shared + 1, len(keys))),
+            (documents, edits),
+            (checkpoints, upserts),
+        )
+    shared_values: set[int] = set()  # the data values shared with the last snapshot's
+    for index in range(first, len(keys)):
+        if documents is None:
+            operation = decode_shared(keys[index], index, previous, claims, written, shared_values)
+        else:
+            operation = normalize_document(documents[index], index)
+        # Operations before ``shared`` are replayed from the nearest checkpoint; they
+        # were reported when first applied.
+        report = index >= shared
+        if isinstance(operation, Diagnostic):
+            if report:
+                diagnostics.append(locate(operation, key, context))
+        else:
+            surfaces, found = apply_operation(
+                surfaces,
+                operation,
+                index=index,
+                limits=context.limits,
+                reference=reference,
+                known=claims,
+            )
+            if report:
+                diagnostics.extend(locate(one, key, context) for one in found)
+            if documents is not None and is_upsert(operation, found):
+                upserts.add(index)
+        if is_checkpoint(index + 1, len(keys)):
+            checkpoints.append((index + 1, surfaces))
+    # After a delta the data already shares what the patch left alone; only values
+    # decoded afresh from the wire need sharing.
+    fresh = documents is None
+    if fresh and previous is not None and checkpoints and checkpoints[-1][0] == len(keys):
+        surfaces = share_data(previous.surfaces, surfaces, shared_values)
+        checkpoints[-1] = (len(keys), surfaces)
+    bucket = Bucket(
+        message_id=key,
+        surfaces=surfaces,
+        operation_keys=tuple(keys),
+        checkpoints=tuple(checkpoints),
+        content=document,
+        content_nodes=nodes,
+        content_bytes=content_bytes,
+        written=written,
+        upserts=frozenset(upserts),
+    )
+    return place_bucket(
+        state, run, bucket, context, diagnostics, changed=True, known=[*claims, *changed], tool=tool
+    )
+
+
+def locate(diagnostic: Diagnostic, key: str, context: Context) -> Diagnostic:
+    return msgspec.structs.replace(diagnostic, seq=context.seq, message_id=key)
+
+
+def place_bucket(
+    state: StreamState,
+    run: RunState,
+    bucket: Bucket,
+    context: Context,
+    diagnostics: list[Diagnostic],
+    *,
+    changed: bool,
+    known: Sequence[DataChange | ComponentChange] = (),
+    tool: bool = False,
+) -> Handled:
+    """Store ``bucket`` as the most recent one and resynthesize the surfaces it touches.
+
+    Upstream's client deletes and re-inserts the bucket on every snapshot, so a
+    re-sent older bucket wins a shared surfaceId again even when nothing in it changed.
+    ``tool``: the bucket was drawn from a tool call or result, and goes with those.
+    """
+    key = bucket.message_id
+    old = run.tool_buckets if tool else run.buckets
+    is_latest = old.last_key() == key
+    lifecycles = run.lifecycles
+    current = lifecycles.get(key)
+    if current is not None and current.phase != "painted":
+        lifecycles = lifecycles.set(key, msgspec.structs.replace(current, phase="painted"))
+    # The census counts buckets of both kinds; it finds the bucket replaced in ``buckets``.
+    counted = msgspec.structs.replace(run, buckets=old) if tool else run
+    live, bucket = count_surfaces(counted, bucket, context.limits, context.seq, diagnostics)
+    buckets = old.set_last(key, bucket)
+    field = "tool_buckets" if tool else "buckets"
+    new_run = msgspec.structs.replace(run, lifecycles=lifecycles, live=live, **{field: buckets})
+    if not changed and is_latest:
+        return with_run(state, new_run), (), tuple(diagnostics)
+    previous = old.get(key)
+    touched = list(bucket.surfaces)
+    if previous is not None:
+        touched.extend(sid for sid in previous.surfaces if sid not in bucket.surfaces)
+    new_run, diffs, found = synthesize(
+        new_run,
+        touched,
+        seq=context.seq,
+        converter=context.converter,
+        conversions=context.conversions,
+        known=known,
+        placed=(key, bucket.surfaces, tool),
+    )
+    diagnostics.extend(found)
+    return with_run(state, new_run), diffs, tuple(diagnostics)
