@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 _encode = msgspec.json.Encoder().encode
 CONSOLE_SCRIPT = Path(sys.executable).parent / "a2ui-stream"
 DEPTH = "limit.data_depth"
-REDUCER = "a2ui_stream._engine.reducer"
+#: Where the reducer applies operations: the name a simulated bug replaces.
+APPLYING = "a2ui_stream._engine.buckets"
 
 
 def feed(
@@ -602,7 +603,7 @@ class TestContainment:
 
     def test_reducer_contains_a_bug(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """The failing event counts, changes nothing, and says what raised."""
-        monkeypatch.setattr(f"{REDUCER}.apply_operation", _explode_on("boom"))
+        monkeypatch.setattr(f"{APPLYING}.apply_operation", _explode_on("boom"))
         diffs, diagnostics = feed(self.LINES)
         assert [d.surface_id for d in diffs] == ["before", "after"]
         [problem] = diagnostics
@@ -612,7 +613,7 @@ class TestContainment:
 
     def test_state_is_the_one_before_the_event(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Folding the events around the bad one gives the same state, one event later."""
-        monkeypatch.setattr(f"{REDUCER}.apply_operation", _explode_on("boom"))
+        monkeypatch.setattr(f"{APPLYING}.apply_operation", _explode_on("boom"))
         reducer = Reducer()
         events = [msgspec.json.decode(line) for line in self.LINES]
         decoded = [codec.event_from_mapping(event) for event in events]
@@ -623,7 +624,7 @@ class TestContainment:
 
     def test_replay_and_resume_of_a_log_holding_it(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """The event is logged like any other; replay and a resumed processor pass it too."""
-        monkeypatch.setattr(f"{REDUCER}.apply_operation", _explode_on("boom"))
+        monkeypatch.setattr(f"{APPLYING}.apply_operation", _explode_on("boom"))
         log = MemoryLog()
         processor = Processor(log=log)
         live = processor.feed(b"".join(line + b"\n" for line in self.LINES)) + processor.close()
@@ -767,7 +768,7 @@ class TestCommandLine:
         tmp_path: Path,
     ) -> None:
         """In-process with a simulated bug: process, resume, replay and inspect all finish."""
-        monkeypatch.setattr(f"{REDUCER}.apply_operation", _explode_on("boom"))
+        monkeypatch.setattr(f"{APPLYING}.apply_operation", _explode_on("boom"))
         source = tmp_path / "in.jsonl"
         source.write_bytes(b"".join(line + b"\n" for line in TestContainment.LINES))
         log = tmp_path / "run.log.jsonl"
