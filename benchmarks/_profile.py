@@ -76,6 +76,7 @@ class StageSpec(NamedTuple):
 
 
 _REDUCER = "a2ui_stream._engine.reducer"
+_BUCKETS = "a2ui_stream._engine.buckets"
 _SHARING = "a2ui_stream._engine.sharing"
 
 #: The stages, parents before children. Stages with the same parent never overlap.
@@ -99,14 +100,14 @@ STAGES: tuple[StageSpec, ...] = (
     StageSpec(
         "operation decode",
         "reducer",
-        (Site(_SHARING, "", "decode_operation"), Site(_REDUCER, "", "normalize_document")),
+        (Site(_SHARING, "", "decode_operation"), Site(_BUCKETS, "", "normalize_document")),
         "always",
     ),
-    StageSpec("surface operations", "reducer", (Site(_REDUCER, "", "apply_operation"),), "always"),
+    StageSpec("surface operations", "reducer", (Site(_BUCKETS, "", "apply_operation"),), "always"),
     StageSpec(
         "data sharing",
         "reducer",
-        (Site(_SHARING, "", "shared_write"), Site(_REDUCER, "", "share_data")),
+        (Site(_SHARING, "", "shared_write"), Site(_BUCKETS, "", "share_data")),
         "resent",
     ),
     StageSpec(
