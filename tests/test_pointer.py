@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from msgspec import UNSET
 
+from a2ui_stream._tree.gaps import GAP
 from a2ui_stream._tree.pointer import (
     MAX_ARRAY_GAP,
     PointerError,
@@ -20,7 +21,9 @@ from a2ui_stream._tree.pointer import (
     merge_value,
     parse,
     parse_pointer,
+    remove,
     set_value,
+    write,
 )
 
 
@@ -124,9 +127,25 @@ class TestSetValue:
         """``-`` appends to an array."""
         assert set_value({"a": [1]}, parse("/a/-"), 2) == {"a": [1, 2]}
 
-    def test_index_past_end_pads_with_null(self) -> None:
-        """An index past the end leaves null holes, as JSON shows them."""
-        assert set_value([1], parse("/3"), 4) == [1, None, None, 4]
+    def test_index_past_end_leaves_gaps(self) -> None:
+        """An index past the end leaves gaps (JavaScript's holes), not nulls, and counts them."""
+        assert write([1], parse("/3"), 4) == ([1, GAP, GAP, 4], 2)
+        assert write([1], parse("/1"), 4) == ([1, 4], 0)
+        assert write({}, parse("/a/2/b"), 4) == ({"a": [GAP, GAP, {"b": 4}]}, 2)
+
+    def test_gap_as_parent_is_missing(self) -> None:
+        """Writing through a gap builds the parent a missing one would get."""
+        assert set_value([GAP], parse("/0/1"), "x") == [[GAP, "x"]]
+        assert set_value([GAP], parse("/0/k"), "x") == [{"k": "x"}]
+
+    def test_gap_is_read_as_its_slot(self) -> None:
+        """``get`` gives the gap itself: a slot, which the size estimate counts."""
+        assert get([1, GAP], parse("/1")) is GAP
+        assert get([1, GAP], parse("/1/a")) is UNSET
+
+    def test_append_after_gaps(self) -> None:
+        """``-`` appends after the gaps, as the length counts them."""
+        assert set_value([GAP, GAP], parse("/-"), 1) == [GAP, GAP, 1]
 
     def test_huge_gap_is_refused(self) -> None:
         """An index far past the end is an error, not a huge allocation."""
@@ -163,8 +182,16 @@ class TestDeleteValue:
         assert delete_value({"a": 1, "b": 2}, parse("/a")) == {"b": 2}
 
     def test_array_length_preserved(self) -> None:
-        """Deleting an array element leaves null in its slot."""
-        assert delete_value({"a": [1, 2, 3]}, parse("/a/1")) == {"a": [1, None, 3]}
+        """Deleting an array element leaves a gap in its slot (the spec's undefined)."""
+        assert delete_value({"a": [1, 2, 3]}, parse("/a/1")) == {"a": [1, GAP, 3]}
+        assert remove({"a": [1, None]}, parse("/a/1")) == ({"a": [1, GAP]}, 1)
+        assert remove({"a": 1}, parse("/a")) == ({}, 0)
+
+    def test_deleting_a_gap_is_noop(self) -> None:
+        """A gap is already absent: deleting it returns the same document."""
+        doc = {"a": [GAP, 1]}
+        assert remove(doc, parse("/a/0")) == (doc, 0)
+        assert remove(doc, parse("/a/0"))[0] is doc
 
     def test_root_deletes_document(self) -> None:
         """Deleting the empty pointer leaves no document."""

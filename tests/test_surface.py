@@ -12,6 +12,7 @@ from msgspec import UNSET
 
 from a2ui_stream._state.surface import Surface, Surfaces, apply_operation, apply_operations
 from a2ui_stream._tree.patch import DataChange, apply_patch
+from a2ui_stream._tree.gaps import GAP
 from a2ui_stream._wire.diagnostics import Diagnostic
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.a2ui import (
@@ -208,13 +209,14 @@ class TestUpdateDataModel:
         assert surfaces["s"].data_model == {"a": None}
 
     def test_unset_value_deletes(self) -> None:
-        """An unset value deletes the key; array slots become null."""
+        """An unset value deletes the key; an array slot becomes a gap (the spec's undefined)."""
         surfaces = created(
             UpdateDataModel(surface_id="s", path="", value={"a": 1, "b": [1, 2]}),
             UpdateDataModel(surface_id="s", path="/a"),
             UpdateDataModel(surface_id="s", path="/b/0"),
         )
-        assert surfaces["s"].data_model == {"b": [None, 2]}
+        assert surfaces["s"].data_model == {"b": [GAP, 2]}
+        assert surfaces["s"].gaps
 
     def test_delete_whole_model(self) -> None:
         """Deleting ``""`` leaves no model at all."""

@@ -5,8 +5,8 @@ v1.0's ``{"@path"}`` bindings, ``{"call"}`` function calls, the three template f
 of ``children``), splitting JSON Pointers into segments, and walking decoded data by
 those segments. Everything here is a pure function of its arguments.
 
-Must not import: other package modules (it sits below the whole converter). Does no
-I/O, no logging.
+Must not import: other package modules but :mod:`~a2ui_stream._tree.gaps` (it sits
+below the whole converter). Does no I/O, no logging.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
+
+from a2ui_stream._tree.gaps import GAP
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -72,7 +74,8 @@ def walk(value: Any, segments: tuple[str, ...]) -> Any:
         segments: decoded pointer segments.
 
     Returns:
-        The value found, or ``MISSING``.
+        The value found, or ``MISSING``; a list's gap reads as ``MISSING`` too (a
+        JavaScript hole reads as ``undefined``), and so does any step past one.
     """
     for segment in segments:
         kind = type(value)
@@ -85,7 +88,7 @@ def walk(value: Any, segments: tuple[str, ...]) -> Any:
             value = value[index]
         else:
             return MISSING
-    return value
+    return MISSING if value is GAP else value
 
 
 def binding_of(value: dict[str, Any]) -> str | None:

@@ -486,7 +486,7 @@ class Walk:
             self.reads.append((segments, value))
         else:
             value = walk(item, segments)
-            if value is MISSING and pointer[:1] == "/":
+            if value is MISSING and pointer[:1] == "/" and segments:  # "/" of a gap: absent
                 value = walk(self.root, segments)
                 self.reads.append((segments, value))
         if value is MISSING:

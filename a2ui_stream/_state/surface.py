@@ -35,7 +35,7 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream._tree.depth import deeper_than
 from a2ui_stream._tree.patch import DataChange, diff
-from a2ui_stream._tree.pointer import PointerError, delete_value, get, parse, set_value
+from a2ui_stream._tree.pointer import PointerError, get, parse, remove, write
 from a2ui_stream._wire.a2ui import (
     AgentFunctionResponse,
     BeginRendering,
@@ -75,6 +75,11 @@ class Surface(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         catalog_id: the catalog named at creation, if any.
         data_bytes: estimated encoded size of ``data_model`` in bytes, kept up to date by
             each write so the size limit costs one compare, not a re-encode of the model.
+        gaps: whether a list of ``data_model`` may hold a
+            :data:`~a2ui_stream._tree.gaps.GAP` (a slot a write skipped or a deleted
+            element, as JavaScript's holes: absent when read, ``null`` when encoded).
+            ``False`` promises there is none, so the converter's fast paths need not
+            look.
     """
 
     surface_id: str
@@ -84,6 +89,7 @@ class Surface(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     root_id: str | None = "root"
     catalog_id: str | None = None
     data_bytes: int = 0
+    gaps: bool = False
 
 
 Surfaces: TypeAlias = Mapping[str, Surface]
@@ -109,6 +115,8 @@ class ComponentChange(NamedTuple):
 
 
 _ENCODER = msgspec.json.Encoder()
+#: What a gap adds to the encoded model: ``null`` and a comma.
+_GAP_BYTES = 5
 #: Changed paths past which a new data model is encoded whole to measure it.
 _MAX_REMEASURED = 8
 _EMPTY: Mapping[str, Component] = {}
@@ -302,11 +310,17 @@ def _write(
             index,
             sid,
         )
+    try:
+        new_doc, opened = remove(doc, tokens) if value is UNSET else write(doc, tokens, value)
+    except PointerError as exc:
+        return _problem(Code.OP_BAD_PATH, f"Operation at index {index}: {exc}.", index, sid)
     if not tokens:
         estimate = new_size
     else:
-        # A new key also costs its quoted name, a colon and a comma.
+        # A new key also costs its quoted name, a colon and a comma; a gap opened
+        # prints as ``null,``.
         added = len(tokens[-1]) + 4 if old is UNSET and value is not UNSET else 0
+        added += opened * _GAP_BYTES
         estimate = max(surface.data_bytes - old_size + new_size + added, 0)
     if estimate > limits.max_data_model_bytes and value is not UNSET:
         return _problem(
@@ -316,13 +330,13 @@ def _write(
             index,
             sid,
         )
-    try:
-        new_doc = delete_value(doc, tokens) if value is UNSET else set_value(doc, tokens, value)
-    except PointerError as exc:
-        return _problem(Code.OP_BAD_PATH, f"Operation at index {index}: {exc}.", index, sid)
     if new_doc is doc:
         return surface
-    return msgspec.structs.replace(surface, data_model=new_doc, data_bytes=estimate)
+    # Whether the model may hold a gap: once one is opened, until the whole model is
+    # replaced by a value (decoded JSON holds none; a v0.8 merge at the root keeps the
+    # old members, and with them any gap).
+    gaps = opened > 0 or (surface.gaps and (bool(tokens) or merge))
+    return msgspec.structs.replace(surface, data_model=new_doc, data_bytes=estimate, gaps=gaps)
 
 
 def _too_deep(what: str, index: int, sid: str, limits: Limits) -> Diagnostic:

@@ -9,8 +9,11 @@ the rest of the package uses, so absent and ``null`` stay apart.
 Write rules beyond RFC 6901 (A2UI v0.9 spec, reference a2ui-protocol §1.1; assistant-ui
 reducer, reference assistant-ui-converter §1e): missing parents are created (``[]``
 when the next token is an array index or ``-``, else ``{}``); a primitive in the way is
-replaced by ``{}``; ``-`` appends; an index past the end pads with ``null``, as JSON
-shows a hole; deleting an array element keeps the length (the slot becomes ``null``).
+replaced by ``{}``; ``-`` appends; an index past the end leaves the slots it skips
+empty, holding :data:`~a2ui_stream._tree.gaps.GAP` (JavaScript's holes: absent when read,
+``null`` when printed); deleting an array element keeps the length and leaves a gap
+(the spec: "set that index to undefined, length preserved"). :func:`write` and
+:func:`remove` also say how many gaps they opened, for the surface's size estimate.
 
 The ``jsonpointer`` package is not a dependency: its ``unescape`` accepts bad escapes
 such as ``~2`` silently and its ``JsonPointer.set`` mutates in place, the two things
@@ -18,8 +21,8 @@ this module must not do, and the escape rules are three lines here. The tests us
 as an independent reader to check ours against.
 
 Bad pointers raise :class:`PointerError`, which the surface module turns into a
-diagnostic in one place; it never leaves the core. Imports nothing from the package;
-does no I/O, no logging.
+diagnostic in one place; it never leaves the core. Imports only
+:mod:`~a2ui_stream._tree.gaps` from the package; does no I/O, no logging.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from msgspec import UNSET, UnsetType
+
+from a2ui_stream._tree.gaps import GAP
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -41,11 +46,13 @@ __all__ = [
     "merge_value",
     "parse",
     "parse_pointer",
+    "remove",
     "set_value",
+    "write",
 ]
 
-#: How far past the end of an array a write may land. JSON has no holes, so the gap is
-#: filled with nulls; the bound keeps a hostile index ("/items/999999999") from
+#: How far past the end of an array a write may land. The slots skipped are gaps, one
+#: list entry each; the bound keeps a hostile index ("/items/999999999") from
 #: allocating a huge list before any size limit could see it.
 MAX_ARRAY_GAP = 10_000
 
@@ -125,7 +132,8 @@ def get(doc: Any, tokens: tuple[str, ...]) -> Any | UnsetType:
 
     Returns:
         The value, or ``UNSET`` when any step is missing (no such key, index out of
-        range or not an index, ``-``, or a primitive in the way).
+        range or not an index, ``-``, or a primitive in the way). A gap is returned as
+        :data:`~a2ui_stream._tree.gaps.GAP`: it is a slot, which a size counts.
     """
     node = doc
     for token in tokens:
@@ -153,20 +161,40 @@ def set_value(doc: Any, tokens: tuple[str, ...], value: Any) -> Any:
         The new tree. Siblings along the path keep their identity.
 
     Raises:
+        PointerError: as :func:`write`.
+    """
+    return write(doc, tokens, value)[0]
+
+
+def write(doc: Any, tokens: tuple[str, ...], value: Any) -> tuple[Any, int]:
+    """:func:`set_value`, also saying how many gaps the write opened.
+
+    Args:
+        doc: the JSON tree (``UNSET`` for no document).
+        tokens: the parsed pointer; empty replaces the whole document.
+        value: the value to store (shared, not copied).
+
+    Returns:
+        The new tree, and the number of list slots it skipped (each now a gap).
+
+    Raises:
         PointerError: a token that is not an index (nor ``-``) meets an array, or an
             index lands more than :data:`MAX_ARRAY_GAP` past the end.
     """
     if not tokens:
-        return value
+        return value, 0
     # Down the path, copying each container written through (a missing parent becomes
-    # [] or {} by the token it must hold; a primitive in the way is replaced by {},
-    # upstream's rule, reference assistant-ui-converter §1e); then up, linking each
-    # copy to the one below it. A loop, not recursion: a path's length is the input's.
+    # [] or {} by the token it must hold, a gap counting as missing; a primitive in the
+    # way is replaced by {}, upstream's rule, reference assistant-ui-converter §1e);
+    # then up, linking each copy to the one below it. A loop, not recursion: a path's
+    # length is the input's.
     copies: list[tuple[list[Any] | dict[str, Any], int | str]] = []
+    opened = 0
     node = doc
     for token in tokens:
         if type(node) is not list and type(node) is not dict:
-            node = [] if (node is UNSET or node is None) and _takes_index(token) else {}
+            missing = node is UNSET or node is None or node is GAP
+            node = [] if missing and _takes_index(token) else {}
         if type(node) is list:
             found = len(node) if token == _APPEND else _index(token)
             if found is None:
@@ -175,7 +203,11 @@ def set_value(doc: Any, tokens: tuple[str, ...], value: Any) -> Any:
                 raise PointerError(f"index {found} is too far past the array's end")
             items = list(node)
             if found >= len(items):
-                items.extend([None] * (found - len(items) + 1))
+                skipped = found - len(items)
+                if skipped:
+                    items.extend([GAP] * skipped)
+                    opened += skipped
+                items.append(UNSET)  # the slot written, filled on the way up
                 node = UNSET
             else:
                 node = items[found]
@@ -188,7 +220,7 @@ def set_value(doc: Any, tokens: tuple[str, ...], value: Any) -> Any:
     for container, key in reversed(copies):
         container[key] = written  # an int key goes with a list
         written = container
-    return written
+    return written, opened
 
 
 def _takes_index(token: str) -> bool:
@@ -198,9 +230,10 @@ def _takes_index(token: str) -> bool:
 def delete_value(doc: Any, tokens: tuple[str, ...]) -> Any | UnsetType:
     """Remove the value at a parsed pointer.
 
-    An object key is removed; an array element becomes ``null`` so the length and the
-    other indices stay as they were (A2UI spec: "length preserved"). A missing target
-    leaves the tree unchanged (the same object is returned).
+    An object key is removed; an array element becomes a gap, so the length and the
+    other indices stay as they were (A2UI spec: "set that index to undefined, length
+    preserved"). A missing target, a gap included, leaves the tree unchanged (the same
+    object is returned).
 
     Args:
         doc: the JSON tree (``UNSET`` for no document).
@@ -209,8 +242,22 @@ def delete_value(doc: Any, tokens: tuple[str, ...]) -> Any | UnsetType:
     Returns:
         The new tree, ``UNSET`` when the whole document was deleted.
     """
+    return remove(doc, tokens)[0]
+
+
+def remove(doc: Any, tokens: tuple[str, ...]) -> tuple[Any | UnsetType, int]:
+    """:func:`delete_value`, also saying how many gaps it opened (0 or 1).
+
+    Args:
+        doc: the JSON tree (``UNSET`` for no document).
+        tokens: the parsed pointer; empty deletes the whole document.
+
+    Returns:
+        The new tree (``UNSET`` when the whole document was deleted), and 1 when an
+        array element became a gap, else 0.
+    """
     if not tokens:
-        return UNSET
+        return UNSET, 0
     # Find the target first: a step that misses leaves the whole tree as it was.
     path: list[tuple[Any, int | str]] = []
     node = doc
@@ -220,27 +267,25 @@ def delete_value(doc: Any, tokens: tuple[str, ...]) -> Any | UnsetType:
             key = token if token in node else None
         elif type(node) is list:
             key = _index(token)
-            if key is not None and key >= len(node):
+            if key is not None and (key >= len(node) or node[key] is GAP):
                 key = None
         else:
             key = None
         if key is None:
-            return doc
+            return doc, 0
         path.append((node, key))
         node = node[key]
     parent, key = path.pop()
     if type(parent) is dict:
         written: Any = {name: item for name, item in parent.items() if name != key}
-    elif node is None:
-        return doc  # the slot already holds null
     else:
         written = list(parent)
-        written[key] = None
+        written[key] = GAP
     for container, step in reversed(path):
         copy = dict(container) if type(container) is dict else list(container)
         copy[step] = written
         written = copy
-    return written
+    return written, 0 if type(parent) is dict else 1
 
 
 def merge_value(doc: Any, tokens: tuple[str, ...], values: Mapping[str, Any]) -> Any:

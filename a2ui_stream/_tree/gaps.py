@@ -1,0 +1,77 @@
+"""Gaps: the slots of a data-model list that no write filled, as JavaScript's holes.
+
+Owns :data:`GAP`, the value a list of the data model holds in a slot a write skipped
+(an index written past the end, or an element deleted), and :func:`closed`, which
+leaves gaps out of a value placed in an element.
+
+A JavaScript client writing ``/l/3`` into a list of one item leaves holes at 1 and 2:
+they read as ``undefined`` (absent, unlike ``null``), ``JSON.stringify`` prints them as
+``null``, and the length counts them (reference assistant-ui-converter §1e, §1f). So a
+gap is a value of its own: ``==`` and ``is`` tell it from ``None``, so a diff, a
+shared subtree or a cached read sees a gap filled with ``null`` as a change, and it is
+an :class:`enum.Enum` member whose value is ``None``, so every msgspec encoder prints
+it as ``null`` (a size measured, formatString's JSON text, ``to_builtins``) with no
+hook, and it pickles and copies as itself. Reads turn it into "absent"
+(:func:`~a2ui_stream._convert.bindings.walk`); an element never holds one
+(:func:`closed`). A surface whose model may hold one says so
+(:attr:`~a2ui_stream._state.surface.Surface.gaps`), so that the path without gaps
+pays nothing.
+
+Must not import anything of the package. Does no I/O.
+"""
+
+from __future__ import annotations
+
+import enum
+from operator import is_
+from typing import Any, Final
+
+__all__ = ["GAP", "closed"]
+
+
+class _Gap(enum.Enum):
+    """The one gap value; see the module docstring."""
+
+    GAP = None
+
+    def __repr__(self) -> str:
+        return "GAP"
+
+    def __bool__(self) -> bool:
+        """Falsy, as ``undefined`` is."""
+        return False
+
+
+#: A slot of a data-model list that no write filled.
+GAP: Final = _Gap.GAP
+
+
+def closed(value: Any) -> Any:
+    """``value`` with every gap in its lists left out, the lists closing up.
+
+    What upstream's converter does to a list it places in an action's context: it
+    materialises the value element by element and drops what reads as ``undefined``
+    (reference assistant-ui-converter §1f, step 7), so ``[1, hole, 3]`` becomes
+    ``[1, 3]``. Containers holding no gap are kept as they are (frozen ones too); a
+    container rebuilt keeps its type.
+
+    Args:
+        value: a JSON value, possibly holding data-model lists; its nesting is bounded
+            by the surface's data depth limit.
+
+    Returns:
+        ``value`` itself when it holds no gap; otherwise a copy without them.
+    """
+    if isinstance(value, list):
+        items = [closed(item) for item in value if item is not GAP]
+        if len(items) == len(value) and all(map(is_, items, value)):
+            return value
+        return items if type(value) is list else type(value)(items)
+    if isinstance(value, dict):
+        members = {key: closed(item) for key, item in value.items()}
+        if all(members[key] is item for key, item in value.items()):
+            return value
+        return members if type(value) is dict else type(value)(members)
+    return value
+
+
