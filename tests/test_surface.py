@@ -11,8 +11,8 @@ from a2ui_samples import conformant_streams, load_sample_files
 from msgspec import UNSET
 
 from a2ui_stream._state.surface import Surface, Surfaces, apply_operation, apply_operations
-from a2ui_stream._tree.patch import DataChange, apply_patch
 from a2ui_stream._tree.gaps import GAP
+from a2ui_stream._tree.patch import DataChange, apply_patch
 from a2ui_stream._wire.diagnostics import Diagnostic
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.a2ui import (

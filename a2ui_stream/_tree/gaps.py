@@ -73,5 +73,3 @@ def closed(value: Any) -> Any:
             return value
         return members if type(value) is dict else type(value)(members)
     return value
-
-
