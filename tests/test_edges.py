@@ -254,6 +254,64 @@ class TestArgumentTypes:
         with pytest.raises(TypeError, match="not int"):
             a2ui_stream.Processor().feed(5)  # type: ignore[arg-type]
 
+    def test_a_state_of_the_wrong_kind_is_refused_at_once(self) -> None:
+        # Found by a probe: Processor(state=5) was accepted and feed() raised
+        # AttributeError at the first drawing event; state={} started afresh silently.
+        state: object
+        for state in (5, {}):
+            with pytest.raises(
+                TypeError, match=f"state must be a StreamState or None, not {type(state).__name__}"
+            ):
+                a2ui_stream.Processor(state=state)  # type: ignore[arg-type]
+
+    def test_reduce_refuses_what_is_not_a_decoded_event(self) -> None:
+        # A dict event did nothing, silently (a mapping is for Processor.feed_events),
+        # and a state of None raised AttributeError.
+        reducer, event = (
+            a2ui_stream.Reducer(),
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        )
+        with pytest.raises(TypeError, match=r"not dict; Processor\.feed_events reads mappings"):
+            reducer.reduce(a2ui_stream.StreamState(), event)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="not dict"):
+            reducer.reduce_all([event])  # type: ignore[list-item]
+        decoded = a2ui_stream.decode_event(json.dumps(event).encode())
+        with pytest.raises(TypeError, match="state must be a StreamState, not NoneType"):
+            reducer.reduce(None, decoded)  # type: ignore[arg-type]
+        assert reducer.reduce(a2ui_stream.StreamState(), decoded).state.seq == 1
+
+    def test_replay_checks_its_arguments_at_the_call(self) -> None:
+        with pytest.raises(
+            TypeError, match=r"not str; open a file with FileLog.open\(path, readonly=True\)"
+        ):
+            a2ui_stream.replay("events.jsonl")  # type: ignore[arg-type]
+        log = a2ui_stream.MemoryLog()
+        with pytest.raises(TypeError, match="reducer must be a Reducer or None, not int"):
+            a2ui_stream.replay(log, reducer=5)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="state must be a StreamState or None, not dict"):
+            a2ui_stream.replay(log, state={})  # type: ignore[arg-type]
+        with pytest.raises(a2ui_stream.UsageError, match="not -1"):
+            a2ui_stream.replay(log, start=-1)
+        assert list(a2ui_stream.replay(log)) == []
+
+    def test_history_items_that_are_no_messages_are_skipped_with_an_error(self) -> None:
+        # Stored history read back wrong: rehydrate raised AttributeError on a number.
+        activity = {
+            "role": "activity",
+            "id": "act",
+            "activityType": "a2ui-surface",
+            "content": {"a2ui_operations": cases.text_surface("s", "hello")},
+        }
+        history = [5, {"role": "assistant", "id": "a"}, None, activity, "text"]
+        state, _, diagnostics = a2ui_stream.Reducer().rehydrate(history)  # type: ignore[arg-type]
+        assert [(d.code, d.severity) for d in diagnostics] == [
+            ("history.bad_message", a2ui_stream.Severity.ERROR)
+        ] * 3
+        assert [d.message for d in diagnostics][
+            1
+        ] == "history item 2 is not a message but NoneType; skipped"
+        assert [entry.message_id for entry in state.history] == ["a"]
+
     @pytest.mark.parametrize(
         "one",
         [

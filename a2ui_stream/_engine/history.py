@@ -108,7 +108,9 @@ def rehydrate(
         diagnostics for what was skipped.
     """
     diagnostics: list[Diagnostic] = []
-    listed = [_message_fields(message, diagnostics) for message in messages]
+    listed = [
+        _message_fields(message, index, diagnostics) for index, message in enumerate(messages)
+    ]
     behind = _turns_with_activity(listed)
     owner: str | None = None
     buckets: dict[str, tuple[str, Surfaces]] = {}
@@ -264,9 +266,12 @@ def _tool_events(
 
 
 def _message_fields(
-    message: ev.Message | Mapping[str, Any], diagnostics: list[Diagnostic]
+    message: ev.Message | Mapping[str, Any], index: int, diagnostics: list[Diagnostic]
 ) -> tuple[Any, str | None, Mapping[str, Any]]:
     """Return a message's role, id and wire fields: a Struct, a dict or an SDK object.
+
+    Anything else (a number, ``None``, text: stored history read back wrong) has no
+    role and is skipped, with a diagnostic naming its place.
 
     A dict may spell fields in camelCase or snake_case (the SDK's ``model_dump()``). A
     Struct that nests past msgspec's own bound (the interpreter's stack) keeps its role
@@ -276,6 +281,16 @@ def _message_fields(
     value = dumped(message)
     if isinstance(value, Mapping):
         fields: Mapping[str, Any] = camel_message(value)
+    elif not isinstance(value, msgspec.Struct):
+        diagnostics.append(
+            Diagnostic(
+                code=Code.HISTORY_BAD_MESSAGE,
+                message=f"history item {index} is not a message but {type(value).__name__}; "
+                "skipped",
+                severity=Severity.ERROR,
+            )
+        )
+        return None, None, {}
     else:
         try:
             fields = msgspec.to_builtins(value)
@@ -287,6 +302,6 @@ def _message_fields(
                     severity=Severity.ERROR,
                 )
             )
-            fields = {"role": type(value).__struct_config__.tag, "id": value.id}
+            fields = {"role": type(value).__struct_config__.tag, "id": getattr(value, "id", None)}
     message_id = fields.get("id")
     return fields.get("role"), message_id if isinstance(message_id, str) else None, fields

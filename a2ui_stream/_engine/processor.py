@@ -82,11 +82,14 @@ class Processor:
                 (the middleware's ``defaultCatalogId``); see :class:`Reducer`.
 
         Raises:
-            TypeError: an option is of the wrong kind (``log`` no event log, or one
-                :class:`Reducer` refuses).
+            TypeError: an option is of the wrong kind (``log`` no event log, ``state``
+                no :class:`StreamState`, or one :class:`Reducer` refuses).
             UsageError: ``keep_runs`` is not ``None`` or a whole number of at least 0.
         """
         _check_log(log)
+        if state is not None and not isinstance(state, StreamState):
+            message = f"state must be a StreamState or None, not {type(state).__name__}"
+            raise TypeError(message)
         self._reducer = Reducer(
             limits=limits, keep_runs=keep_runs, render_tools=render_tools, catalog_id=catalog_id
         )

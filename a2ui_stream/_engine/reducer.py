@@ -167,7 +167,13 @@ class Reducer:
             anything in the event that could not be used. Never raises: a bug in a
             handler is contained here, where every event passes (live, replayed,
             inspected or resumed), as a ``core.internal_error`` and no change.
+
+        Raises:
+            TypeError: ``state`` is no :class:`StreamState` or ``event`` no decoded
+                event (a dict is read by ``Processor.feed_events``).
         """
+        if not isinstance(event, ev.Event) or not isinstance(state, StreamState):
+            raise TypeError(_not_reducible(state, event))
         chunked = state.chunks or type(event) in CHUNK_EVENTS
         handler = _expanded if chunked else _HANDLERS.get(type(event))
         if handler is None:  # not in drawing_events
@@ -508,6 +514,16 @@ def _on_messages_snapshot(
     run_id = state.runs[-1].run_id if state.runs else None
     diffs = history_diffs(state.history, history, seq=context.seq, run_id=run_id)
     return msgspec.structs.replace(state, history=history), diffs, diagnostics
+
+
+def _not_reducible(state: object, event: object) -> str:
+    if not isinstance(state, StreamState):
+        return f"state must be a StreamState, not {type(state).__name__}"
+    kind = type(event).__name__
+    return (
+        f"event must be a decoded AG-UI event (a2ui_stream.events), not {kind}; "
+        "Processor.feed_events reads mappings and SDK objects"
+    )
 
 
 def _check_options(limits: object, keep_runs: object, catalog_id: object) -> None:

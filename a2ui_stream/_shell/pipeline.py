@@ -11,6 +11,7 @@ This is shell: it may import anyio and read files; the core it drives may not.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, BinaryIO
 
 import anyio
@@ -22,6 +23,7 @@ from a2ui_stream._state.stream import PartDiff, StreamState
 from a2ui_stream._wire.codec import decode_event
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream.errors import UsageError
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
@@ -131,14 +133,42 @@ def replay(
             an empty state when omitted.
         start: the sequence number of the first event to read.
 
-    Yields:
-        For each event in log order, the state after it with its diffs and diagnostics.
-        A line that is not a valid event yields the unchanged state and one diagnostic,
-        which names its line (a log holds one record per line) and, read from the
-        start, its byte offset, as ``inspect`` names the same line.
+    Returns:
+        An iterator of, for each event in log order, the state after it with its diffs
+        and diagnostics. A line that is not a valid event gives the unchanged state and
+        one diagnostic, which names its line (a log holds one record per line) and,
+        read from the start, its byte offset, as ``inspect`` names the same line.
+
+    Raises:
+        TypeError: an argument is of the wrong kind (a path instead of a log: open it
+            with ``FileLog.open(path, readonly=True)``), at the call, not at the first
+            reduction.
+        UsageError: ``start`` is negative.
     """
-    reducer = reducer or Reducer()
-    current = state or StreamState()
+    if not callable(getattr(log, "read", None)):
+        hint = "; open a file with FileLog.open(path, readonly=True)" if _is_path(log) else ""
+        message = f"log must be an EventLog (MemoryLog, FileLog), not {type(log).__name__}{hint}"
+        raise TypeError(message)
+    if reducer is not None and not isinstance(reducer, Reducer):
+        message = f"reducer must be a Reducer or None, not {type(reducer).__name__}"
+        raise TypeError(message)
+    if state is not None and not isinstance(state, StreamState):
+        message = f"state must be a StreamState or None, not {type(state).__name__}"
+        raise TypeError(message)
+    if type(start) is not int or start < 0:
+        message = f"start must be a whole number of at least 0, not {start!r}"
+        raise UsageError(message)
+    return _replayed(log, reducer or Reducer(), state or StreamState(), start)
+
+
+def _is_path(value: object) -> bool:
+    return isinstance(value, str | bytes | os.PathLike)
+
+
+def _replayed(
+    log: EventLog, reducer: Reducer, current: StreamState, start: int
+) -> Iterator[Reduction]:
+    """The reductions :func:`replay` returns, read as they are taken."""
     # Where a record starts is the sum of the records before it, each with its line
     # feed: known when the read starts at the first.
     offset = 0 if start == 0 else None

@@ -129,6 +129,8 @@ class Code(enum.StrEnum):
     TOOL_COMPONENTS_UNTYPED = "tool.components_untyped"
     #: WARNING: a history activity with no assistant message before it; skipped.
     HISTORY_ORPHAN_ACTIVITY = "history.orphan_activity"
+    #: ERROR: a history item that is neither a message nor a mapping; skipped.
+    HISTORY_BAD_MESSAGE = "history.bad_message"
     #: WARNING: diagnostics past the pending bound, counted instead of kept.
     DIAGNOSTICS_DROPPED = "diagnostics.dropped"
     #: ERROR: a bug contained: the line or event that raised is dropped, the stream goes on.
