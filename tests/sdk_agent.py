@@ -38,9 +38,11 @@ if TYPE_CHECKING:
 
     from starlette.requests import Request
 
-__all__ = ["RECORDING", "STALL_SECONDS", "SdkAgent", "Turn", "free_port", "recording_runs"]
+__all__ = ["MOVED", "RECORDING", "STALL_SECONDS", "SdkAgent", "Turn", "free_port", "recording_runs"]
 
 RECORDING = Path(__file__).resolve().parents[1] / "examples" / "recording.jsonl"
+#: A second path the server answers POSTs on as it does on its own (a redirect's target).
+MOVED = "/moved"
 #: The longest a stalled turn waits before it gives up by itself.
 STALL_SECONDS = 20.0
 #: Seconds the server may take to start or to stop.
@@ -67,6 +69,7 @@ class Turn:
         stall_after: send this many events, then go silent (up to ``STALL_SECONDS``).
         drop_after: send this many events, then cut the connection.
         delay: seconds between events.
+        headers: extra response headers (a ``location``, a ``content-encoding``).
     """
 
     events: Sequence[Any] = ()
@@ -77,6 +80,7 @@ class Turn:
     stall_after: int | None = None
     drop_after: int | None = None
     delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -163,15 +167,19 @@ class SdkAgent:
                 return Response(
                     body,
                     status_code=turn.status,
+                    headers=turn.headers,
                     media_type=turn.content_type or "text/plain",
                 )
             encoder = EventEncoder(accept=request.headers.get("accept", ""))
             return StreamingResponse(
                 self._stream(turn, encoder, sent),
+                headers=turn.headers,
                 media_type=turn.content_type or encoder.get_content_type(),
             )
 
-        return Starlette(routes=[Route(self.path, run, methods=["POST"])])
+        # /moved is served alike: a redirect's target that is another path.
+        routes = [Route(path, run, methods=["POST"]) for path in (self.path, MOVED)]
+        return Starlette(routes=routes)
 
     @staticmethod
     async def _stream(turn: Turn, encoder: EventEncoder, sent: bytearray) -> AsyncIterator[bytes]:

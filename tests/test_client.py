@@ -16,7 +16,7 @@ import anyio
 import httpx
 import msgspec
 import pytest
-from sdk_agent import SdkAgent, Turn, free_port, recording_runs
+from sdk_agent import MOVED, SdkAgent, Turn, free_port, recording_runs
 
 from a2ui_stream import (
     SCHEMA_CONTEXT_DESCRIPTION,
@@ -412,6 +412,107 @@ class TestErrors:
             diffs = run(backend, talk)
         assert diffs == expected_diffs(bytes(agent.sent[0]))
         assert len(agent.received) == 1
+
+    def test_a_redirect_elsewhere_keeps_the_post(self, backend: str) -> None:
+        """A 307 to another path: the same POST goes there, and the run completes."""
+        turns = [Turn(status=307, headers={"location": MOVED}), Turn(FIRST)]
+        with SdkAgent(turns) as agent:
+
+            async def talk() -> list[PartDiff]:
+                async with AgentSession(agent.url, timeout=SHORT * 10) as session:
+                    return await collect(session.send("hi"))
+
+            diffs = run(backend, talk)
+        assert diffs == expected_diffs(bytes(agent.sent[1]))
+        assert agent.received[1] == agent.received[0]
+
+    def test_a_refusal_after_a_redirect_names_where(self, backend: str) -> None:
+        """A 302 turns the POST into a GET (as fetch does); the 405 names the redirect."""
+        with SdkAgent([Turn(status=302, headers={"location": MOVED})]) as agent:
+            url = agent.url
+            error, _ = run(backend, lambda: failure(url))
+        assert isinstance(error, AgentStatusError)
+        assert error.status == 405
+        moved = url.replace("/agent", MOVED)
+        assert f"{url} (redirected to {moved}) answered HTTP 405" in str(error)
+
+    def test_a_redirect_loop_is_a_status_error(self, backend: str) -> None:
+        """Redirects past the client's limit: AgentStatusError saying so, not httpx's crash."""
+        turns = [Turn(status=307, headers={"location": "/agent"})] * 3
+
+        async def main() -> tuple[AgentError, list[PartDiff]]:
+            async with httpx.AsyncClient(follow_redirects=True, max_redirects=2) as client:
+                return await failure(url, http_client=client)
+
+        with SdkAgent(turns) as agent:
+            url = agent.url
+            error, _ = run(backend, main)
+        assert isinstance(error, AgentStatusError)
+        assert error.status == 307
+        assert str(error) == f"{url} redirected more than 2 times (the last time to {url})"
+        assert len(agent.received) == 3
+
+    def test_a_redirect_to_another_scheme_is_a_status_error(self, backend: str) -> None:
+        """A redirect to an ftp: URL is the agent's answer, refused by name."""
+        turns = [Turn(status=308, headers={"location": "ftp://127.0.0.1/agent"})]
+        with SdkAgent(turns) as agent:
+            error, _ = run(backend, lambda: failure(agent.url))
+        assert isinstance(error, AgentStatusError)
+        assert error.status == 308
+        assert "its redirect is to a 'ftp' URL, not http(s)" in str(error)
+
+    def test_a_redirect_not_followed_when_the_client_says_so(self, backend: str) -> None:
+        """A client of the caller's with follow_redirects=False: the 3xx is the answer."""
+        turns = [Turn(status=307, headers={"location": MOVED}, body=b"moved")]
+
+        async def main() -> tuple[AgentError, list[PartDiff]]:
+            async with httpx.AsyncClient() as client:
+                return await failure(agent.url, http_client=client)
+
+        with SdkAgent(turns) as agent:
+            error, _ = run(backend, main)
+        assert isinstance(error, AgentStatusError)
+        assert "HTTP 307 Temporary Redirect: moved" in str(error)
+        assert len(agent.received) == 1
+
+    def test_a_broken_content_encoding(self, backend: str) -> None:
+        """A gzip body that is not gzip: RunIncompleteError naming it, not httpx's crash."""
+        gzip = {"content-encoding": "gzip"}
+        turns = [
+            Turn(body=b"data: {}\n\n", content_type="text/event-stream", headers=gzip),
+            Turn(status=500, body=b"not gzip either", headers=gzip),
+        ]
+        with SdkAgent(turns) as agent:
+            broken, _ = run(backend, lambda: failure(agent.url))
+            refused, _ = run(backend, lambda: failure(agent.url))
+        assert isinstance(broken, RunIncompleteError)
+        assert str(broken).startswith("the body's content encoding is broken (Error -3 ")
+        assert isinstance(refused, AgentStatusError)
+        assert str(refused).endswith("answered HTTP 500 Internal Server Error: (empty body)")
+
+    def test_a_reset_connection_says_why(self, backend: str) -> None:
+        """A read that fails with no text of its own is named by its cause (the errno)."""
+
+        class Reset(httpx.AsyncByteStream):
+            async def __aiter__(self) -> AsyncIterator[bytes]:
+                yield b"".join(
+                    f"data: {msgspec.json.encode(e).decode()}\n\n".encode() for e in FIRST[:3]
+                )
+                cause = ConnectionResetError(104, "Connection reset by peer")
+                raise httpx.ReadError("") from cause
+
+        def answer(_request: httpx.Request) -> httpx.Response:
+            return httpx.Response(
+                200, headers={"content-type": "text/event-stream"}, stream=Reset()
+            )
+
+        async def main() -> tuple[AgentError, list[PartDiff]]:
+            async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+                return await failure("http://127.0.0.1:9/agent", http_client=client)
+
+        error, _ = run(backend, main)
+        assert isinstance(error, RunIncompleteError)
+        assert "connection dropped mid-stream (Connection reset by peer)" in str(error)
 
     def test_content_type_not_sse_or_jsonl(self, backend: str) -> None:
         """A 200 with another content type: AgentContentTypeError naming it."""

@@ -189,6 +189,23 @@ class TestErrors:
             line = failed(cli("run", agent.url, "-m", "x"), AgentStatusError)
         assert "HTTP 503 Service Unavailable: overloaded, try later" in line
 
+    def test_redirect_loop(self, cli: Callable[..., Result]) -> None:
+        """Redirects without end: exit 4, one line saying so, no traceback."""
+        with SdkAgent([Turn(status=307, headers={"location": "/agent"})] * 21) as agent:
+            line = failed(cli("run", agent.url, "-m", "x"), AgentStatusError)
+            assert line.endswith(
+                f"{agent.url} redirected more than 20 times (the last time to {agent.url})"
+            )
+
+    def test_broken_content_encoding(self, cli: Callable[..., Result]) -> None:
+        """A body whose gzip is broken: exit 7, one warning naming it, no traceback."""
+        gzip = {"content-encoding": "gzip"}
+        turn = Turn(body=b"data: {}\n\n", content_type="text/event-stream", headers=gzip)
+        with SdkAgent([turn]) as agent:
+            line = failed(cli("run", agent.url, "-m", "x"), RunIncompleteError)
+        assert "warning" in line
+        assert "the body's content encoding is broken" in line
+
     def test_content_type(self, cli: Callable[..., Result]) -> None:
         """A JSON body instead of an event stream: exit 5."""
         turn = Turn(body=b'{"error":"use /stream"}', content_type="application/json")
@@ -419,6 +436,33 @@ class TestInteractive:
                 os.close(controller)
         assert b"1) Button 'Book the first'" in seen
         assert agent.inputs()[0].messages[0].content == "hello"
+
+    def test_ctrl_c_at_the_prompt_ends_at_once(self) -> None:
+        """SIGINT while the prompt waits for a line: exit 130 now, not at the next line."""
+        controller, terminal = pty.openpty()
+        with SdkAgent([]) as agent:
+            command = subprocess.Popen(  # noqa: S603 - our own console script
+                [str(CONSOLE_SCRIPT), "run", agent.url],
+                stdin=terminal,
+                stdout=terminal,
+                stderr=subprocess.PIPE,
+            )
+            os.close(terminal)
+            try:
+                read_until(controller, b"you> ")
+                time.sleep(0.3)  # the reading thread is blocked in its read by now
+                command.send_signal(signal.SIGINT)
+                # A thread blocked reading the terminal kept the interpreter alive.
+                code = command.wait(timeout=SUBPROCESS_TIMEOUT)
+                assert command.stderr is not None
+                err = command.stderr.read().decode()
+            finally:
+                command.kill()
+                command.wait()
+                os.close(controller)
+        assert code == EXIT_INTERRUPTED
+        assert one_line(err).endswith("interrupted: the run was cancelled")
+        assert agent.received == []
 
 
 def read_until(fd: int, marker: bytes) -> bytes:

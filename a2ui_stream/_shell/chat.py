@@ -4,16 +4,21 @@ Owns reading turns from a person (a line is a user turn; a number presses that
 action, ``2 seats=1`` with what a form would have collected), and showing each run as
 text: the agent's new messages, then each part as an outline of its element tree, with
 every pressable ``$action`` numbered and every form field's ``name`` shown. A failed
-run is reported and the conversation goes on. Reads standard input on a worker thread,
-so the event loop keeps running (and Ctrl-C still cancels a run cleanly).
+run is reported and the conversation goes on. Reads standard input on a daemon thread
+of its own, so the event loop keeps running, Ctrl-C still cancels a run cleanly, and
+Ctrl-C at the prompt ends the program at once (a worker thread of anyio's, blocked in a
+read nobody will finish, would keep the interpreter from exiting).
 """
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 import anyio
-import anyio.to_thread
+import anyio.from_thread
+import anyio.lowlevel
 
 from a2ui_stream._view.text import printable
 from a2ui_stream._wire import events as ev
@@ -90,6 +95,29 @@ def _press(line: str, actions: list[dict[str, Any]]) -> tuple[dict[str, Any], di
     return actions[index - 1], collected
 
 
+async def _line(read: Callable[[], str]) -> str:
+    """One line from ``read``, called on a daemon thread; a cancelled wait abandons it."""
+    token = anyio.lowlevel.current_token()
+    done = anyio.Event()
+    outcome: list[str | BaseException] = []
+
+    def work() -> None:
+        try:
+            outcome.append(read())
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting task
+            outcome.append(error)
+        # The loop is gone when the wait was cancelled and the program ended.
+        with contextlib.suppress(RuntimeError):
+            anyio.from_thread.run_sync(done.set, token=token)
+
+    threading.Thread(target=work, name="a2ui-stream-prompt", daemon=True).start()
+    await done.wait()
+    (result,) = outcome
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
 def _said(before: int, session: AgentSession) -> list[str]:
     """The text of the assistant messages the last run added to the thread."""
     return [
@@ -123,7 +151,7 @@ async def chat(
         out.write(_PROMPT)
         out.flush()
         try:
-            line = (await anyio.to_thread.run_sync(read, abandon_on_cancel=True)).strip()
+            line = (await _line(read)).strip()
         except EOFError:
             line = ""
         if not line:

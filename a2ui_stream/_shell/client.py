@@ -389,20 +389,11 @@ class AgentSession:
         request = self._client.build_request("POST", self._url, content=body, headers=self._headers)
         response: httpx.Response | None = None
         with anyio.CancelScope(deadline=deadline):
-            try:
-                response = await self._client.send(request, stream=True)
-            except (httpx.ConnectError, httpx.ConnectTimeout) as error:
-                raise AgentUnreachableError(
-                    f"cannot connect to {where}: {_reason(error)}"
-                ) from error
-            except httpx.TimeoutException as error:
-                raise AgentTimeoutError(f"{where} did not answer: {error}") from error
-            except httpx.TransportError as error:
-                raise RunIncompleteError(
-                    f"{where} closed the connection before answering: {error}"
-                ) from error
+            response = await self._follow(request)
         if response is None:
             raise AgentTimeoutError(f"{where} did not answer within {self._timeout:g} s")
+        if response.request.url != self._url:  # a 405 from the redirect's target says so
+            where = f"{where} (redirected to {public_url(response.request.url)})"
         if not response.is_success:
             head = await self._head(response, deadline)
             await response.aclose()
@@ -424,10 +415,54 @@ class AgentSession:
             )
         return response, framing
 
+    async def _follow(self, request: httpx.Request) -> httpx.Response:
+        """Send the request and follow its redirects (as the client is set to); map failures.
+
+        Followed here rather than by httpx, so that a redirect loop or a redirect to a
+        URL that is not http(s) is the agent's answer (a status error), not a crash.
+        httpx still builds each next request: a 302/303 turns the POST into a GET, as
+        fetch() does, and the authorization header is dropped on the way to another host.
+        """
+        where = public_url(request.url)
+        for _ in range(self._client.max_redirects + 1):
+            try:
+                response = await self._client.send(request, stream=True, follow_redirects=False)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+                raise AgentUnreachableError(
+                    f"cannot connect to {public_url(request.url)}: {_reason(error)}"
+                ) from error
+            except httpx.TimeoutException as error:
+                raise AgentTimeoutError(f"{where} did not answer: {_reason(error)}") from error
+            except httpx.HTTPError as error:  # a dropped connection, an answer that is not HTTP
+                raise RunIncompleteError(
+                    f"{public_url(request.url)} closed the connection before answering: "
+                    f"{_reason(error)}"
+                ) from error
+            following = response.next_request
+            if following is None or not self._client.follow_redirects:
+                return response
+            await response.aclose()
+            if following.url.scheme not in {"http", "https"}:
+                raise AgentStatusError(
+                    f"{public_url(request.url)} answered HTTP {response.status_code} "
+                    f"{response.reason_phrase}: its redirect is to a {following.url.scheme!r} URL, "
+                    "not http(s)",
+                    status=response.status_code,
+                    body=b"",
+                )
+            request = following
+        raise AgentStatusError(
+            f"{where} redirected more than {self._client.max_redirects} times "
+            f"(the last time to {public_url(request.url)})",
+            status=response.status_code,
+            body=b"",
+        )
+
     async def _head(self, response: httpx.Response, deadline: float) -> bytes:
         """The first bytes of a body, or as many as came before the deadline."""
         head = bytearray()
-        with anyio.CancelScope(deadline=deadline), contextlib.suppress(httpx.TransportError):
+        broken = (httpx.TransportError, httpx.DecodingError)  # what came before is shown
+        with anyio.CancelScope(deadline=deadline), contextlib.suppress(*broken):
             async for chunk in response.aiter_bytes():
                 head += chunk
                 if len(head) > STATUS_BODY_BYTES:
@@ -486,9 +521,14 @@ class AgentSession:
                 return await anext(chunks)
             except StopAsyncIteration:
                 return None
+            except httpx.DecodingError as error:
+                raise RunIncompleteError(
+                    f"the body's content encoding is broken ({_reason(error)}); "
+                    "the parts so far are kept"
+                ) from error
             except httpx.TransportError as error:
                 raise RunIncompleteError(
-                    f"the connection dropped mid-stream ({error or type(error).__name__}); "
+                    f"the connection dropped mid-stream ({_reason(error)}); "
                     "the parts so far are kept"
                 ) from error
         raise AgentTimeoutError(
