@@ -225,8 +225,8 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
                 )
         except KeyboardInterrupt:
             # asyncio cancelled the run at an await: no event is half logged or printed.
-            kept = "" if log is None else "; the log holds every event received"
-            logger.warning(f"interrupted: the run was cancelled{kept}")
+            said = "interrupted: the run was cancelled"
+            logger.warning(said if log is None else f"{said}; the log holds every event received")
             code = EXIT_INTERRUPTED
         if arguments.final:
             output.final(processor.state)  # the parts so far, whatever ended the runs
