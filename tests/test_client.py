@@ -306,6 +306,8 @@ class TestConversation:
             AgentSession("ftp://127.0.0.1/agent")
         with pytest.raises(UsageError, match="timeout"):
             AgentSession("http://127.0.0.1/agent", timeout=0)
+        with pytest.raises(UsageError, match="port 99999, outside 1 to 65535"):
+            AgentSession("http://127.0.0.1:99999/agent")  # httpx's connect raised OverflowError
         session = AgentSession("http://127.0.0.1/agent")
         with pytest.raises(UsageError, match="message"):
             session.send([{"role": "user"}])
@@ -314,6 +316,22 @@ class TestConversation:
         with pytest.raises(UsageError, match="a2ui:function"):
             session.press({"type": "a2ui:function", "call": "openUrl", "args": {}})
         assert session.messages == ()
+
+    @pytest.mark.parametrize(
+        ("headers", "message"),
+        [
+            ({"X-Token": "tok-9f8e\u00e9"}, "the value of header 'X-Token' is not visible ASCII"),
+            ({"X-Token": "tok-9f8e\r\nX-Evil: 1"}, "the value of header 'X-Token'"),
+            ({"Bad Name": "tok-9f8e"}, "'Bad Name' is not an HTTP header name"),
+        ],
+    )
+    def test_headers_http_cannot_carry_fail_first(
+        self, headers: dict[str, str], message: str
+    ) -> None:
+        """A header httpx or h11 would refuse mid-run (quoting its value) fails here, unquoted."""
+        with pytest.raises(UsageError, match=message) as caught:
+            AgentSession("http://127.0.0.1/agent", headers=headers)
+        assert "tok-9f8e" not in str(caught.value)
 
 
 class TestSync:

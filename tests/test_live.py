@@ -298,6 +298,14 @@ class TestSecrets:
         assert "header 2" in one_line(result.err)
         assert "tok-9f8e" not in result.err
 
+    def test_header_value_http_cannot_carry(self, cli: Callable[..., Result]) -> None:
+        """A -H value with a line break or past ASCII: usage error by position, unshown."""
+        for value in ("tok-9f8e\u00e9", "tok-9f8e\nX-Evil: 1"):
+            result = cli("run", "http://127.0.0.1:9/agent", "-H", f"Authorization: {value}")
+            assert result.code == 2
+            assert "header 1 has a value that is not visible ASCII text" in one_line(result.err)
+            assert "tok-9f8e" not in result.err
+
     def test_url_credentials_are_not_shown(self, cli: Callable[..., Result]) -> None:
         """A URL's password and query stay out of error messages."""
         url = f"http://me:pw-hidden@127.0.0.1:{free_port()}/agent?key=q-hidden"
@@ -310,6 +318,7 @@ class TestSecrets:
         [
             ["ftp://127.0.0.1/agent"],
             ["http://127.0.0.1:9/agent", "--timeout", "0"],
+            ["http://127.0.0.1:99999/agent"],
             ["http://127.0.0.1:9/agent", "--no-request", "--catalog", "c.json"],
         ],
     )

@@ -19,7 +19,6 @@ line or a ``repr``.
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 import types
 import uuid
@@ -38,6 +37,14 @@ from a2ui_stream._request.request import (
     build_run_input,
 )
 from a2ui_stream._request.thread import ThreadHistory
+from a2ui_stream._shell.endpoint import (
+    STATUS_BODY_BYTES,
+    checked_headers,
+    checked_url,
+    one_line,
+    public_url,
+    reason,
+)
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import Decoded, EventDecoder
 from a2ui_stream.errors import (
@@ -71,10 +78,6 @@ DEFAULT_TIMEOUT: Final = 60.0
 #: Seconds the body may stay open after ``RUN_FINISHED`` or ``RUN_ERROR``; a server that
 #: keeps it open longer has said all it will say about this run.
 AFTER_END_GRACE: Final = 2.0
-#: How far down an error's causes the reason for a failed connection is looked for.
-_CAUSE_DEPTH: Final = 16
-#: Bytes of a non-2xx body kept for the error message.
-STATUS_BODY_BYTES: Final = 200
 
 #: The media types an event stream arrives in, and the framing each one means. A body
 #: with no content type at all is framed by its first bytes.
@@ -96,47 +99,6 @@ _ENCODER: Final = msgspec.json.Encoder()
 
 def _new_id() -> str:
     return str(uuid.uuid4())
-
-
-def public_url(url: str | httpx.URL) -> str:
-    """The URL as it may be shown: no user, password, query or fragment, which may be secret.
-
-    Args:
-        url: the agent's URL.
-
-    Returns:
-        ``scheme://host[:port]/path``.
-    """
-    parsed = httpx.URL(url)
-    port = f":{parsed.port}" if parsed.port is not None else ""
-    return f"{parsed.scheme}://{parsed.host}{port}{parsed.path}"
-
-
-def _reason(error: BaseException) -> str:
-    """Why a connection failed, in the system's words ("Connection refused"), if it says."""
-    cause: BaseException | None = error
-    for _ in range(_CAUSE_DEPTH):
-        if cause is None:
-            break
-        if isinstance(cause, BaseExceptionGroup) and cause.exceptions:
-            cause = cause.exceptions[0]
-            continue
-        if isinstance(cause, OSError) and isinstance(cause.errno, int):
-            # asyncio words a refusal "Connect call failed (...)"; errno's text is plainer.
-            if cause.errno > 0:
-                return os.strerror(cause.errno)
-            if cause.strerror:
-                return str(cause.strerror)  # a resolver failure (gaierror)
-        cause = cause.__cause__ or cause.__context__
-    return str(error) or type(error).__name__
-
-
-def _one_line(data: bytes) -> str:
-    """The first bytes of a body as one readable line."""
-    text = " ".join(data[:STATUS_BODY_BYTES].decode("utf-8", "replace").split())
-    if not text:
-        return "(empty body)"
-    return f"{text}..." if len(data) > STATUS_BODY_BYTES else text
 
 
 class AgentSession:
@@ -194,12 +156,7 @@ class AgentSession:
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
         """Check the arguments and decide every run's fixed parts once."""
-        try:
-            self._url = httpx.URL(url)
-        except (httpx.InvalidURL, TypeError) as error:
-            raise UsageError(f"not a URL: {error}") from error
-        if self._url.scheme not in {"http", "https"} or not self._url.host:
-            raise UsageError(f"the agent's URL must be http(s)://host/...: {public_url(url)}")
+        self._url = checked_url(url)
         if not timeout > 0:
             raise UsageError(f"the timeout must be a positive number of seconds, not {timeout}")
         self._timeout = float(timeout)
@@ -208,7 +165,11 @@ class AgentSession:
             if request is None
             else (None if request is False else request)
         )
-        self._headers = {"accept": _ACCEPT, "content-type": "application/json", **(headers or {})}
+        self._headers = {
+            "accept": _ACCEPT,
+            "content-type": "application/json",
+            **checked_headers(headers or {}),
+        }
         self._thread_id = thread_id or _new_id()
         self._history = ThreadHistory(messages)
         # Read now, so that a bad entry fails here rather than on the first run.
@@ -399,7 +360,7 @@ class AgentSession:
             await response.aclose()
             raise AgentStatusError(
                 f"{where} answered HTTP {response.status_code} {response.reason_phrase}: "
-                f"{_one_line(head)}",
+                f"{one_line(head)}",
                 status=response.status_code,
                 body=head[:STATUS_BODY_BYTES],
             )
@@ -429,14 +390,14 @@ class AgentSession:
                 response = await self._client.send(request, stream=True, follow_redirects=False)
             except (httpx.ConnectError, httpx.ConnectTimeout) as error:
                 raise AgentUnreachableError(
-                    f"cannot connect to {public_url(request.url)}: {_reason(error)}"
+                    f"cannot connect to {public_url(request.url)}: {reason(error)}"
                 ) from error
             except httpx.TimeoutException as error:
-                raise AgentTimeoutError(f"{where} did not answer: {_reason(error)}") from error
+                raise AgentTimeoutError(f"{where} did not answer: {reason(error)}") from error
             except httpx.HTTPError as error:  # a dropped connection, an answer that is not HTTP
                 raise RunIncompleteError(
                     f"{public_url(request.url)} closed the connection before answering: "
-                    f"{_reason(error)}"
+                    f"{reason(error)}"
                 ) from error
             following = response.next_request
             if following is None or not self._client.follow_redirects:
@@ -523,12 +484,12 @@ class AgentSession:
                 return None
             except httpx.DecodingError as error:
                 raise RunIncompleteError(
-                    f"the body's content encoding is broken ({_reason(error)}); "
+                    f"the body's content encoding is broken ({reason(error)}); "
                     "the parts so far are kept"
                 ) from error
             except httpx.TransportError as error:
                 raise RunIncompleteError(
-                    f"the connection dropped mid-stream ({_reason(error)}); "
+                    f"the connection dropped mid-stream ({reason(error)}); "
                     "the parts so far are kept"
                 ) from error
         raise AgentTimeoutError(

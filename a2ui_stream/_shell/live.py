@@ -14,7 +14,6 @@ imports httpx (the ``client`` extra) only then, so that ``process`` never needs 
 
 from __future__ import annotations
 
-import re
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -58,9 +57,6 @@ EXIT_CODES: Final[dict[type[AgentError], int]] = {
     RunIncompleteError: 7,
     RunFailedError: 8,
 }
-
-#: An HTTP header name (RFC 9110 section 5.6.2, a token).
-_HEADER_NAME: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
 def add_parser(commands: Any, output_options: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -138,17 +134,28 @@ def add_parser(commands: Any, output_options: Callable[[argparse.ArgumentParser]
     )
 
 
+#: What a -H option that cannot be sent is told, by what is wrong with it.
+_HEADER_PROBLEMS: Final = {
+    "name": "is not 'Name: value'",
+    "value": "has a value that is not visible ASCII text",
+}
+
+
 def _headers(values: Sequence[str]) -> dict[str, str]:
     """Read ``-H 'Name: value'`` options, naming a bad one by position only."""
+    from a2ui_stream._shell.endpoint import header_problem  # noqa: PLC0415 - needs httpx
+
     headers: dict[str, str] = {}
     for position, text in enumerate(values, start=1):
         name, colon, value = text.partition(":")
-        if not colon or not _HEADER_NAME.fullmatch(name.strip()):
+        name, value = name.strip(), value.strip()
+        problem = header_problem(name, value) if colon else "name"
+        if problem is not None:
             raise UsageError(
-                f"header {position} is not 'Name: value' (its text is not shown: it may "
-                "hold a secret)"
+                f"header {position} {_HEADER_PROBLEMS[problem]} (its text is not shown: it "
+                "may hold a secret)"
             )
-        headers[name.strip()] = value.strip()
+        headers[name] = value
     return headers
 
 
