@@ -10,11 +10,13 @@ the adapter makes to the model (the agent's own calls and its A2UI sub-agent's):
 ``{"text": "..."}`` answers in text; ``{"tool": NAME, "input": {...}, "chunk": N}``
 calls a tool, its JSON input streamed in N-character pieces, when the run offers it
 (otherwise the turn answers in text); ``{"calls": [{"tool", "input", "chunk"}, ...]}``
-calls several tools in one turn, as a model calling tools in parallel does. A call
-past the last turn answers "(no more)". ``TOOLS_JSON`` (default ``{}``) gives the agent
-backend tools: ``{NAME: [content block, ...]}``, each tool answering every call with
-those Strands content blocks (``{"text": ...}``, ``{"json": ...}``). The server prints
-``PORT <n>`` once it listens, and stops on SIGTERM.
+calls several tools in one turn, as a model calling tools in parallel does;
+``{"echo": true}`` answers with the text of the last user turn the model was given, so
+a test sees what reached it. A call past the last turn answers "(no more)".
+``TOOLS_JSON`` (default ``{}``) gives the agent backend tools: ``{NAME: [content block,
+...]}``, each tool answering every call with those Strands content blocks (``{"text":
+...}``, ``{"json": ...}``). The server prints ``PORT <n>`` once it listens, and stops
+on SIGTERM.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ class ScriptedModel(Model):  # type: ignore[misc]  # the peer venv's class, unty
 
     async def stream(
         self,
-        messages: Any,  # noqa: ARG002 - the script answers whatever was said
+        messages: Any,
         tool_specs: Any = None,
         system_prompt: Any = None,  # noqa: ARG002
         **kwargs: Any,  # noqa: ARG002
@@ -73,6 +75,8 @@ class ScriptedModel(Model):  # type: ignore[misc]  # the peer venv's class, unty
         missing = [call["tool"] for call in calls if call["tool"] not in offered]
         if missing:
             turn, calls = {"text": f"I have no {missing[0]} tool, so here is text."}, []
+        if turn.get("echo"):
+            turn = {"text": f"You said: {_last_user_text(messages)}"}
         yield {"messageStart": {"role": "assistant"}}
         if calls:
             for index, call in enumerate(calls):
@@ -104,6 +108,16 @@ def backend_tool(name: str, blocks: list[dict[str, Any]]) -> Any:
     schema = {"json": {"type": "object"}}
     spec = {"name": name, "description": f"the backend tool {name}", "inputSchema": schema}
     return PythonAgentTool(name, spec, answer)
+
+
+def _last_user_text(messages: Any) -> str:
+    """The text blocks of the last user message in Strands' own message list."""
+    for message in reversed(messages or ()):
+        if message.get("role") == "user":
+            texts = [block["text"] for block in message.get("content", ()) if "text" in block]
+            if texts:
+                return " ".join(texts)
+    return "(nothing)"
 
 
 def main() -> None:

@@ -405,6 +405,23 @@ class TestInteractive:
         user_action = pressed.forwarded_props["a2uiAction"]["userAction"]
         assert (user_action["name"], user_action["$input"]) == ("book", {"seats": "2"})
 
+    def test_press_text_sends_the_press_as_a_user_turn(
+        self, cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """--press-text: a press is also a user turn, for agents that read no forwarded action."""
+        monkeypatch.setattr(sys, "stdin", io.StringIO("Find me a flight\n1 seats=2\n\n"))
+        with SdkAgent([Turn(FIRST), Turn(SECOND)]) as agent:
+            result = cli("run", agent.url, "-i", "--press-text")
+        assert result.code == 0, result.err
+        _, pressed = agent.inputs()
+        said = pressed.messages[-1]
+        assert said.role == "user"
+        assert said.content == (
+            "[A2UI Action] name=book, surfaceId=flights, sourceComponentId=book, "
+            'context={"first":"TP 1351","seats":"2"}'
+        )
+        assert pressed.forwarded_props["a2uiAction"]["userAction"]["name"] == "book"
+
     def test_failed_run_does_not_end_the_conversation(
         self, cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
     ) -> None:

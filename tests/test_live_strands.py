@@ -87,3 +87,59 @@ def test_run_command_draws_from_a_real_adapter() -> None:
     assert done.returncode == 0, done.stderr
     assert b'"surfaceId":"greeting"' in done.stdout
     assert b'{"$type":"Markdown","value":"Ada"}' in done.stdout
+
+
+#: The card with a Book button whose action carries the bound name.
+BOOKING: dict[str, Any] = {
+    **CARD,
+    "components": [
+        {"id": "root", "component": "Column", "children": ["hello", "who", "book"]},
+        {"id": "hello", "component": "Text", "text": "Hello"},
+        {"id": "who", "component": "Text", "text": {"path": "/name"}},
+        {"id": "label", "component": "Text", "text": "Book"},
+        {
+            "id": "book",
+            "component": "Button",
+            "child": "label",
+            "action": {"event": {"name": "book", "context": {"who": {"path": "/name"}}}},
+        },
+    ],
+}
+#: Draw the card, then tell what the model was told: after the turn, after the press.
+ECHOES: list[dict[str, Any]] = [
+    {"tool": "generate_a2ui", "input": {"intent": "create", "changes": "a booking card"}},
+    {"tool": "render_a2ui", "input": BOOKING, "chunk": 40},
+    {"echo": True},
+    {"echo": True},
+]
+
+
+def test_a_press_reaches_the_adapter_only_as_text() -> None:
+    """ag-ui-strands reads no forwardedProps.a2uiAction: with press_text the model is told.
+
+    Without it the model is prompted with the last turn again, as if nothing was pressed.
+    """
+
+    async def press(url: str, *, press_text: bool) -> list[str]:
+        async with AgentSession(url, timeout=60, press_text=press_text) as session:
+            [_ async for _ in session.send("Draw me a booking card")]
+            (part,) = session.parts
+            action = part.args["children"][2]["$action"]
+            [_ async for _ in session.press(action, input={"seats": "2"})]
+            assert session.run_input is not None
+            assert session.run_input.forwarded_props["a2uiAction"]["userAction"]["name"] == "book"
+            return [
+                m.content
+                for m in session.messages
+                if isinstance(m, ev.AssistantMessage) and isinstance(m.content, str) and m.content
+            ]
+
+    with strands_agent(ECHOES + ECHOES) as url:
+        unheard = anyio.run(lambda: press(url, press_text=False))
+        heard = anyio.run(lambda: press(url, press_text=True))
+    assert unheard == ["You said: Draw me a booking card"] * 2
+    told = (
+        "You said: [A2UI Action] name=book, surfaceId=greeting, sourceComponentId=book, "
+        'context={"who":"Ada","seats":"2"}'
+    )
+    assert heard == ["You said: Draw me a booking card", told]

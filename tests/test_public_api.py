@@ -34,6 +34,7 @@ DOCUMENTED = {
     "a2ui",
     "action_forwarded_props",
     "action_message",
+    "action_text",
     "aiter_diffs",
     "answer_render_call",
     "basic_catalog",

@@ -11,13 +11,16 @@ import httpx
 import msgspec
 import pytest
 from ag_ui import core as ag_ui_core
+from helpers import run_started, snapshot, v09_surface
 
+from a2ui_stream import Processor
 from a2ui_stream._request.guide import GUIDE_EXAMPLE, guide_context_description, render_tool_guide
 from a2ui_stream._request.request import (
     SCHEMA_CONTEXT_DESCRIPTION,
     A2uiRequest,
     action_forwarded_props,
     action_message,
+    action_text,
     answer_render_call,
     build_run_input,
     outbound_messages,
@@ -473,6 +476,42 @@ class TestActions:
         """A message the schema would reject is refused before it is built."""
         with pytest.raises(UsageError, match=needle):
             action_message(action, version=version, now=clock)
+
+    def test_action_text(self) -> None:
+        """One line of user text: the ids, then the context with collected input merged."""
+        action = {**ACTION, "$input": {"nights": "3", "hotel": "Lake Lodge"}}
+        assert action_text(action) == (
+            "[A2UI Action] name=book, surfaceId=hotels, sourceComponentId=book-button, "
+            'context={"hotel":"Lake Lodge","nights":"3"}'
+        )
+        assert action_text({"name": "refresh"}) == "[A2UI Action] name=refresh, context={}"
+        with pytest.raises(UsageError, match="a2ui:function"):
+            action_text({"type": "a2ui:function", "call": "openUrl", "args": {}})
+
+    def test_action_text_of_a_converted_press(self) -> None:
+        """A Button's $action as the converter made it (frozen values, text past ASCII)."""
+        card = [
+            {"id": "root", "component": "Column", "children": ["btn"]},
+            {"id": "label", "component": "Text", "text": "Book"},
+            {
+                "id": "btn",
+                "component": "Button",
+                "child": "label",
+                "action": {
+                    "event": {"name": "book", "context": {"who": {"path": "/who"}, "nights": 2}}
+                },
+            },
+        ]
+        processor = Processor()
+        processor.feed_events(
+            [run_started(), snapshot("m1", v09_surface("card", card, data={"who": "Zoë"}))]
+        )
+        (part,) = processor.parts()
+        text = action_text(part.args["children"][0]["$action"])
+        assert text == (
+            "[A2UI Action] name=book, surfaceId=card, sourceComponentId=btn, "
+            'context={"who":"Zoë","nights":2}'
+        )
 
 
 class TestOutboundMessages:

@@ -55,6 +55,7 @@ from a2ui_stream.errors import UsageError
 __all__ = [
     "A2UI_TOOL_CALL_PREFIX",
     "ACTION_KEY",
+    "ACTION_TEXT_PREFIX",
     "INJECT_TOOL_KEY",
     "RENDER_TOOL_DESCRIPTION",
     "RENDER_TOOL_NAME",
@@ -63,6 +64,7 @@ __all__ = [
     "A2uiRequest",
     "action_forwarded_props",
     "action_message",
+    "action_text",
     "answer_render_call",
     "build_run_input",
     "guide_context_description",
@@ -80,6 +82,8 @@ RENDER_TOOL_DESCRIPTION: Final = (
 """Description of the render tool declaration (our words; agents do not match it)."""
 
 _RENDERED: Final = '{"status":"rendered"}'
+#: How :func:`action_text` starts a press written as user text.
+ACTION_TEXT_PREFIX: Final = "[A2UI Action]"
 
 Clock = Callable[[], dt.datetime]
 """Returns the current time; a parameter so that timestamps are testable."""
@@ -467,6 +471,40 @@ def action_message(
     if version == "v1.0" and isinstance(user_action.get("userMessage"), str):
         body["userMessage"] = user_action["userMessage"]
     return {"version": version, "action": body}
+
+
+def action_text(action: Mapping[str, Any]) -> str:
+    """Write a user action as one line of user text, for agents that read no forwarded action.
+
+    The Python adapters (ag-ui-strands among them) never look at
+    ``forwardedProps.a2uiAction``: only ``@ag-ui/a2ui-middleware`` turns it into
+    messages. Sent as a user turn, this line is what such an agent's model is told of
+    the press. The format is the one clients already send
+    (``shared/reference/request-side.md`` section 4); any ``$input`` the UI collected is
+    merged into ``context``, as :func:`action_message` merges it.
+
+    Args:
+        action: a ``$action`` payload (see :func:`action_forwarded_props`).
+
+    Returns:
+        ``[A2UI Action] name=<name>, surfaceId=<id>, sourceComponentId=<id>,
+        context=<compact JSON>`` (a missing id is left out).
+
+    Raises:
+        UsageError: the action has no name or is a local function call.
+    """
+    user_action = _user_action(action, _utc_now)
+    fields = [f"name={user_action['name']}"]
+    fields.extend(
+        f"{key}={user_action[key]}"
+        for key in ("surfaceId", "sourceComponentId")
+        if isinstance(user_action.get(key), str)
+    )
+    context, collected = user_action["context"], user_action.get("$input")
+    if isinstance(context, Mapping) and isinstance(collected, Mapping):
+        context = {**context, **collected}
+    fields.append(f"context={msgspec.json.encode(plain(context)).decode()}")
+    return f"{ACTION_TEXT_PREFIX} {', '.join(fields)}"
 
 
 # --- History --------------------------------------------------------------------------

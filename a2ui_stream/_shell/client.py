@@ -34,17 +34,10 @@ from a2ui_stream._request.catalog import basic_catalog
 from a2ui_stream._request.request import (
     A2uiRequest,
     action_forwarded_props,
+    action_text,
     build_run_input,
 )
 from a2ui_stream._request.thread import ThreadHistory
-from a2ui_stream._shell.endpoint import (
-    STATUS_BODY_BYTES,
-    checked_headers,
-    checked_url,
-    one_line,
-    public_url,
-    reason,
-)
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import Decoded, EventDecoder
 from a2ui_stream.errors import (
@@ -60,6 +53,15 @@ from a2ui_stream.errors import (
 
 try:
     import httpx
+
+    from a2ui_stream._shell.endpoint import (
+        STATUS_BODY_BYTES,
+        checked_headers,
+        checked_url,
+        one_line,
+        public_url,
+        reason,
+    )
 except ImportError as missing:  # pragma: no cover - exercised without the extra
     raise ImportError(
         "a2ui_stream.client needs httpx: pip install 'a2ui-stream[client]'"
@@ -129,6 +131,8 @@ class AgentSession:
         tools: the client's tools, sent on every run.
         context: the client's own context entries, sent on every run.
         forwarded_props: the client's own forwarded props, sent on every run.
+        press_text: also send each press as a user turn (:func:`~a2ui_stream.action_text`),
+            for agents that read no forwarded action (the Python adapters).
         processor: the processor the thread's events are fed to (give one to keep an
             event log, set limits or ``keep_runs``, or continue a folded state); closed
             with the session.
@@ -152,6 +156,7 @@ class AgentSession:
         tools: Iterable[ev.Tool | Mapping[str, Any]] = (),
         context: Iterable[ev.Context | Mapping[str, Any]] = (),
         forwarded_props: Mapping[str, Any] | None = None,
+        press_text: bool = False,
         processor: Processor | None = None,
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
@@ -182,6 +187,7 @@ class AgentSession:
             forwarded_props=forwarded_props,
         )
         self._tools, self._context, self._props = own.tools, own.context, own.forwarded_props
+        self._press_text = bool(press_text)
         if processor is None:
             # A custom render tool draws only if the processor listens for its name.
             request_ = self._request
@@ -285,8 +291,10 @@ class AgentSession:
         """Send a press of an element's ``$action`` as the next run.
 
         The action travels as ``forwardedProps.a2uiAction.userAction``, where the A2UI
-        middleware and the agent adapters look for it; the history gains nothing (an
-        agent behind the middleware sees the press as its two synthetic messages).
+        middleware looks for it (an agent behind it sees the press as the two messages
+        the middleware makes of it); the history gains nothing. The Python adapters
+        read no forwarded action: for them make the session with ``press_text=True``,
+        and the press is also a user turn, :func:`~a2ui_stream.action_text`'s line.
 
         Args:
             action: the ``$action`` of the pressed element (``type`` ``"a2ui:action"``).
@@ -300,7 +308,10 @@ class AgentSession:
                 here, before any run).
         """
         pressed = dict(action) if input is None else {**action, "$input": dict(input)}
-        return self._start(action_forwarded_props(pressed, self._props))
+        props = action_forwarded_props(pressed, self._props)  # checks the action first
+        if self._press_text:
+            self._history.add(ev.UserMessage(id=_new_id(), content=action_text(pressed)))
+        return self._start(props)
 
     def _start(self, forwarded_props: Mapping[str, Any]) -> AsyncIterator[PartDiff]:
         previous, run = self._current, self._run(forwarded_props)

@@ -127,6 +127,12 @@ def add_parser(commands: Any, output_options: Callable[[argparse.ArgumentParser]
         help="send plain runs, without the A2UI context entries and injectA2UITool",
     )
     run.add_argument(
+        "--press-text",
+        action="store_true",
+        help="-i: also send each press as a user turn ('[A2UI Action] name=...'), for "
+        "agents that read no forwarded action (the Python adapters)",
+    )
+    run.add_argument(
         "--timeout",
         type=float,
         metavar="SECONDS",
@@ -220,6 +226,7 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
             request=False if request is None else request,
             headers=headers,
             thread_id=arguments.thread_id,
+            press_text=arguments.press_text,
             processor=processor,
             **timeout,
         )
