@@ -765,6 +765,52 @@ class TestBuildRunInput:
             c["value"] for c in plain["context"]
         ]
 
+    def test_the_sdk_reads_and_writes_back_the_same_input(self) -> None:
+        """Every field survives the SDK's model: its dump is ours, and ours reads its JSON.
+
+        The history has what a thread holds after a cut run: a call with no result and
+        arguments cut mid-JSON, a result for no call, a developer turn, reasoning, and
+        a user turn with an image part.
+        """
+        cut = {
+            "role": "assistant",
+            "id": "a9",
+            "toolCalls": [
+                {"id": "c9", "type": "function", "function": {"name": "f", "arguments": '{"q":'}}
+            ],
+        }
+        extra = [
+            {"role": "developer", "id": "d1", "content": "dev"},
+            {"role": "reasoning", "id": "r9", "content": "thinking"},
+            cut,
+            {"role": "tool", "id": "t9", "toolCallId": "nobody", "content": "late"},
+            {
+                "role": "user",
+                "id": "u9",
+                "content": [
+                    {"type": "text", "text": "look"},
+                    {"type": "image", "source": {"type": "url", "value": "https://x.test/a.png"}},
+                ],
+            },
+        ]
+        run = build_run_input(
+            A2uiRequest(CATALOG),
+            thread_id="t",
+            run_id="r",
+            messages=[*history(), *extra],
+            tools=[render_tool()],
+            context=[{"description": "mine", "value": "v"}],
+            action=ACTION,
+            state={"cart": [1, 2]},
+            parent_run_id="r0",
+            now=clock,
+        )
+        plain = run.to_dict()
+        model = ag_ui_core.RunAgentInput.model_validate(plain)
+        assert model.model_dump(mode="json", by_alias=True, exclude_none=True) == plain
+        again = msgspec.json.decode(model.model_dump_json(by_alias=True), type=RunAgentInput)
+        assert again.to_dict() == plain
+
     def test_to_dict_is_a_copy(self) -> None:
         """Editing what to_dict() returned leaves the input as it was."""
         run = build_run_input(A2uiRequest(CATALOG), thread_id="t", run_id="r")
