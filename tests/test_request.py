@@ -772,14 +772,14 @@ class TestBuildRunInput:
         arguments cut mid-JSON, a result for no call, a developer turn, reasoning, and
         a user turn with an image part.
         """
-        cut = {
+        cut: dict[str, Any] = {
             "role": "assistant",
             "id": "a9",
             "toolCalls": [
                 {"id": "c9", "type": "function", "function": {"name": "f", "arguments": '{"q":'}}
             ],
         }
-        extra = [
+        extra: list[dict[str, Any]] = [
             {"role": "developer", "id": "d1", "content": "dev"},
             {"role": "reasoning", "id": "r9", "content": "thinking"},
             cut,
