@@ -23,7 +23,7 @@ from a2ui_stream import Limits, Processor
 from a2ui_stream._convert.converter import Converter
 from a2ui_stream._state.surface import Surface, apply_operations
 from a2ui_stream._tree.frozen import FrozenDict, FrozenList, freeze
-from a2ui_stream._tree.gaps import GAP, closed
+from a2ui_stream._tree.gaps import GAP, closed, count
 from a2ui_stream._tree.share import share
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.numbers import encode_json
@@ -140,7 +140,7 @@ class TestSurfaceGaps:
         """A write past the end leaves gaps and marks the surface."""
         surface = _surface([_create(), _write("/l/2", "c")])
         assert surface.data_model == {"l": [GAP, GAP, "c"]}
-        assert surface.gaps
+        assert surface.gaps == 2
 
     def test_no_gap_no_mark(self) -> None:
         """Appends and writes within the list leave the surface unmarked."""
@@ -148,13 +148,35 @@ class TestSurfaceGaps:
         assert surface.data_model == {"l": ["a", 1]}
         assert not surface.gaps
 
-    def test_mark_outlives_a_filled_gap_until_the_model_is_replaced(self) -> None:
-        """Filling a gap keeps the (conservative) mark; replacing the model clears it."""
-        ops = [_create(), _write("/l/1", "b"), _write("/l/0", None)]
-        surface = _surface(ops)
-        assert surface.data_model == {"l": [None, "b"]}
-        assert surface.gaps
-        assert not _surface([*ops, _write("/", {"l": [1]})]).gaps
+    def test_count_follows_the_writes(self) -> None:
+        """Filling a gap, writing through one, or replacing what held some counts them off."""
+        ops = [_create(), _write("/l/3", "d")]
+        assert _surface(ops).gaps == 3
+        assert _surface([*ops, _write("/l/0", None)]).gaps == 2
+        assert _surface([*ops, _write("/l/1/k", 1)]).gaps == 2
+        assert _surface([*ops, _write("/l", [])]).gaps == 0
+        assert _surface([*ops, _write("/", {"l": [1]})]).gaps == 0
+        filled = [*ops, _write("/l/0", 0), _write("/l/1", 1), _write("/l/2", 2)]
+        assert _surface(filled).gaps == 0
+
+    @pytest.mark.parametrize("seed", range(40))
+    def test_count_is_exact(self, seed: int) -> None:
+        """Over random writes and deletes, the count is what the model holds."""
+        rng = random.Random(seed)
+        surfaces, _ = apply_operations({}, _ops([_create()]), limits=Limits())
+        for _ in range(25):
+            path = "/" + "/".join(
+                rng.choice(["l", "m", "0", "1", "2", "3", "5", "k", "-"])
+                for _ in range(rng.randint(0, 3))
+            )
+            path = "" if path == "/" else path
+            payload: dict[str, Any] = {"surfaceId": "s", "path": path}
+            if rng.random() < 0.8:
+                payload["value"] = rng.choice([1, None, [], [1, 2], {"k": [3]}])
+            op = {"version": V09, "updateDataModel": payload}
+            surfaces, _ = apply_operations(surfaces, _ops([op]), limits=Limits())
+            surface = surfaces["s"]
+            assert surface.gaps == count(surface.data_model), (path, surface.data_model)
 
     def test_v08_write_opens_gaps(self) -> None:
         """A v0.8 ``dataModelUpdate`` into a list index past the end leaves gaps too."""

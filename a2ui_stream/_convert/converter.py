@@ -21,7 +21,7 @@ One snapshot, top to bottom, in :meth:`Converter.convert`:
    with a :class:`~a2ui_stream._convert.walk.Context`.
 
 Every path gives what the walk gives (the property tests hold them to it); data whose
-lists may hold gaps (:attr:`~a2ui_stream._state.surface.Surface.gaps`) is walked.
+lists hold gaps (:attr:`~a2ui_stream._state.surface.Surface.gaps`) has no plan.
 
 Must not import: the reducer, events, request or shell modules. Does no I/O, no logging.
 """
@@ -50,7 +50,6 @@ from a2ui_stream._convert.walk import (
 )
 from a2ui_stream._state.surface import ComponentChange, Surface
 from a2ui_stream._tree.frozen import FrozenDict, FrozenList, extended
-from a2ui_stream._tree.gaps import closed
 from a2ui_stream._tree.patch import DataChange
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic
@@ -166,16 +165,14 @@ class Converter:
         made = previous._made if previous is not None else None  # noqa: SLF001 (our own)
         if made is not None and made.surface is surface:
             return previous  # type: ignore[return-value]  # made is previous's
-        if made is not None and made.surface.gaps:
-            made = None  # the fast paths read data as holding no gap: none builds on it
+        if made is not None and made.surface.gaps and not surface.gaps:
+            made = None  # a plan would patch what a walk made of data with gaps
         seen = 1  # conversions in a row of this very component set, this one included
         if made is not None and made.surface.components is surface.components:
             seen = made.seen + 1
         try:
-            if surface.gaps:  # the walk reads a gap as absent; the element holds none
-                walk = Walk(self._setup, surface)
-                return _result(closed(walk.convert(surface.root_id)), walk, surface, None, seen)
-            plan = self._plans.get(surface, seen)
+            # A plan reads data as holding no gap; the walk reads a gap as absent.
+            plan = None if surface.gaps else self._plans.get(surface, seen)
             paths = None if made is None else _claimed_paths(known, made.surface, surface)
             if previous is not None and made is not None and known:
                 patched = self._patched(

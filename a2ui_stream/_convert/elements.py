@@ -414,7 +414,7 @@ def _action(ctx: Context, raw: Any) -> dict[str, Any] | None:
                     severity=_DEBUG if pending else _WARNING,
                 )
                 return None
-            return {"type": "a2ui:function", "call": name, "args": args}
+            return {"type": "a2ui:function", "call": name, "args": ctx.data(args)}
     elif type(raw) is dict and len(raw) == 1 and type(raw.get("event")) is dict:
         event = raw["event"]
         return _event(ctx, ctx.resolve(event.get("name")), event.get("context", MISSING))
@@ -452,7 +452,7 @@ def _event(ctx: Context, name: Any, context: Any) -> dict[str, Any] | None:
     if context is not MISSING:
         resolved = ctx.placed(context)
         if resolved is not MISSING:
-            action["context"] = resolved
+            action["context"] = ctx.data(resolved)
     return action
 
 

@@ -280,6 +280,9 @@ class _Recorder:
     def placed(self, value: Any) -> Any:
         return self._materialise(value, holes=True)
 
+    def data(self, value: Any) -> Any:
+        return value  # a plan never runs on data with gaps
+
     def prop(self, key: str) -> Any:
         return self.resolve(self.props.get(key, MISSING))
 

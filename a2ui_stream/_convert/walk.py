@@ -27,6 +27,7 @@ from a2ui_stream._convert import rules
 from a2ui_stream._convert.bindings import MISSING, call_of, split_pointer, template_of, walk
 from a2ui_stream._convert.functions import FUNCTIONS
 from a2ui_stream._tree.frozen import FrozenDict, FrozenList, freeze
+from a2ui_stream._tree.gaps import closed
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
@@ -167,6 +168,7 @@ class Walk:
 
     __slots__ = (
         "components",
+        "gaps",
         "handlers",
         "log",
         "maps",
@@ -204,6 +206,7 @@ class Walk:
         self.surface_id = surface.surface_id
         self.maps = surface.version.startswith("v0.8")  # v0.8 templates also iterate maps
         self.root: Any = surface.data_model  # UNSET is MISSING: no model yet
+        self.gaps = surface.gaps  # how many gaps its lists hold (read as MISSING)
         self.nodes = 0
         self.work = 0
         self.misses = 0
@@ -627,6 +630,10 @@ class Context(msgspec.Struct):
         return value
 
     placed = resolve
+
+    def data(self, value: Any) -> Any:
+        """A resolved value as an element carries data: no gap (upstream drops holes)."""
+        return closed(value) if self.walk.gaps else value
 
     def call(self, name: str, raw_args: Any) -> Any:
         """Evaluate a basic-catalog function; unsupported or failing ones warn, give ``MISSING``.

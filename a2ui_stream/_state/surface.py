@@ -34,6 +34,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from a2ui_stream._tree.depth import deeper_than
+from a2ui_stream._tree.gaps import count as count_gaps
 from a2ui_stream._tree.patch import DataChange, diff
 from a2ui_stream._tree.pointer import PointerError, get, parse, remove, write
 from a2ui_stream._wire.a2ui import (
@@ -75,11 +76,10 @@ class Surface(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         catalog_id: the catalog named at creation, if any.
         data_bytes: estimated encoded size of ``data_model`` in bytes, kept up to date by
             each write so the size limit costs one compare, not a re-encode of the model.
-        gaps: whether a list of ``data_model`` may hold a
-            :data:`~a2ui_stream._tree.gaps.GAP` (a slot a write skipped or a deleted
-            element, as JavaScript's holes: absent when read, ``null`` when encoded).
-            ``False`` promises there is none, so the converter's fast paths need not
-            look.
+        gaps: how many :data:`~a2ui_stream._tree.gaps.GAP` slots the lists of
+            ``data_model`` hold (slots a write skipped, deleted elements: JavaScript's
+            holes, absent when read, ``null`` when encoded), counted by each write.
+            At 0 there is none, so the converter's fast paths need not look.
     """
 
     surface_id: str
@@ -89,7 +89,7 @@ class Surface(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     root_id: str | None = "root"
     catalog_id: str | None = None
     data_bytes: int = 0
-    gaps: bool = False
+    gaps: int = 0
 
 
 Surfaces: TypeAlias = Mapping[str, Surface]
@@ -320,7 +320,7 @@ def _write(
         # A new key also costs its quoted name, a colon and a comma; a gap opened
         # prints as ``null,``.
         added = len(tokens[-1]) + 4 if old is UNSET and value is not UNSET else 0
-        added += opened * _GAP_BYTES
+        added += max(opened, 0) * _GAP_BYTES
         estimate = max(surface.data_bytes - old_size + new_size + added, 0)
     if estimate > limits.max_data_model_bytes and value is not UNSET:
         return _problem(
@@ -332,10 +332,13 @@ def _write(
         )
     if new_doc is doc:
         return surface
-    # Whether the model may hold a gap: once one is opened, until the whole model is
-    # replaced by a value (decoded JSON holds none; a v0.8 merge at the root keeps the
-    # old members, and with them any gap).
-    gaps = opened > 0 or (surface.gaps and (bool(tokens) or merge))
+    # The model's gaps, counted where the write changed it: the old value at the path
+    # goes, the new one comes (decoded JSON holds none; a v0.8 merge keeps the old
+    # members, and with them any gap), and ``opened`` is what the path gained. Without
+    # gaps before, only ``opened`` can add any: nothing is walked to count.
+    gaps = surface.gaps + opened
+    if surface.gaps:
+        gaps += count_gaps(value) - count_gaps(old)
     return msgspec.structs.replace(surface, data_model=new_doc, data_bytes=estimate, gaps=gaps)
 
 

@@ -1,8 +1,8 @@
 """Gaps: the slots of a data-model list that no write filled, as JavaScript's holes.
 
 Owns :data:`GAP`, the value a list of the data model holds in a slot a write skipped
-(an index written past the end, or an element deleted), and :func:`closed`, which
-leaves gaps out of a value placed in an element.
+(an index written past the end, or an element deleted), :func:`closed`, which leaves
+gaps out of a value placed in an element, and :func:`count`.
 
 A JavaScript client writing ``/l/3`` into a list of one item leaves holes at 1 and 2:
 they read as ``undefined`` (absent, unlike ``null``), ``JSON.stringify`` prints them as
@@ -13,9 +13,10 @@ an :class:`enum.Enum` member whose value is ``None``, so every msgspec encoder p
 it as ``null`` (a size measured, formatString's JSON text, ``to_builtins``) with no
 hook, and it pickles and copies as itself. Reads turn it into "absent"
 (:func:`~a2ui_stream._convert.bindings.walk`); an element never holds one
-(:func:`closed`). A surface whose model may hold one says so
-(:attr:`~a2ui_stream._state.surface.Surface.gaps`), so that the path without gaps
-pays nothing.
+(:func:`closed`). A surface counts the gaps of its model
+(:attr:`~a2ui_stream._state.surface.Surface.gaps`, kept by each write with
+:func:`count` of what it replaced), so that a model without gaps pays nothing and one
+whose gaps were all filled pays nothing again.
 
 Must not import anything of the package. Does no I/O.
 """
@@ -26,7 +27,7 @@ import enum
 from operator import is_
 from typing import Any, Final
 
-__all__ = ["GAP", "closed"]
+__all__ = ["GAP", "closed", "count"]
 
 
 class _Gap(enum.Enum):
@@ -73,3 +74,25 @@ def closed(value: Any) -> Any:
             return value
         return members if type(value) is dict else type(value)(members)
     return value
+
+
+def count(value: Any) -> int:
+    """How many gaps ``value`` holds, at any depth (a gap itself counts one).
+
+    Args:
+        value: a JSON value whose nesting the surface's data depth limit bounds.
+
+    Returns:
+        The number of gaps in it.
+    """
+    if value is GAP:
+        return 1
+    kind = type(value)
+    if kind is list:
+        return sum(count(item) for item in value if type(item) in _NESTS or item is GAP)
+    if kind is dict:
+        return sum(count(item) for item in value.values() if type(item) in _NESTS)
+    return 0
+
+
+_NESTS: Final = frozenset({list, dict})

@@ -13,7 +13,8 @@ replaced by ``{}``; ``-`` appends; an index past the end leaves the slots it ski
 empty, holding :data:`~a2ui_stream._tree.gaps.GAP` (JavaScript's holes: absent when read,
 ``null`` when printed); deleting an array element keeps the length and leaves a gap
 (the spec: "set that index to undefined, length preserved"). :func:`write` and
-:func:`remove` also say how many gaps they opened, for the surface's size estimate.
+:func:`remove` also say how many gaps they opened, for the surface's size estimate and
+its count of gaps.
 
 The ``jsonpointer`` package is not a dependency: its ``unescape`` accepts bad escapes
 such as ``~2`` silently and its ``JsonPointer.set`` mutates in place, the two things
@@ -175,7 +176,9 @@ def write(doc: Any, tokens: tuple[str, ...], value: Any) -> tuple[Any, int]:
         value: the value to store (shared, not copied).
 
     Returns:
-        The new tree, and the number of list slots it skipped (each now a gap).
+        The new tree, and the number of list slots it skipped (each now a gap) less
+        the gaps it wrote through (each now a container). The slot written is not
+        counted: it held the value :func:`get` gives, gap or not.
 
     Raises:
         PointerError: a token that is not an index (nor ``-``) meets an array, or an
@@ -193,6 +196,8 @@ def write(doc: Any, tokens: tuple[str, ...], value: Any) -> tuple[Any, int]:
     node = doc
     for token in tokens:
         if type(node) is not list and type(node) is not dict:
+            if node is GAP:
+                opened -= 1
             missing = node is UNSET or node is None or node is GAP
             node = [] if missing and _takes_index(token) else {}
         if type(node) is list:
