@@ -212,3 +212,56 @@ def test_hand_written_edges_draw_as_the_middleware_draws_them() -> None:
         "recovery exhausted, bare",
         "recovery exhausted, encoded twice",
     }
+
+
+def test_a_run_finished_with_calls_open_is_refused_there_and_reported_here() -> None:
+    """``RUN_FINISHED`` before a call's ``TOOL_CALL_END``: ``@ag-ui/client`` fails the run
+    naming the open calls; here the run keeps what it drew and each call is a warning."""
+    folder = node_peer("a2ui-middleware", PEERS)
+    open_calls = [
+        *_render(_ARGS, 9)[:-1],  # drew, then never ended
+        {"type": "TOOL_CALL_START", "toolCallId": "b1", "toolCallName": "lookup"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "b1", "delta": '{"q":'},
+    ]
+    runs = {
+        "open": open_calls,
+        "ended": [*_render(_ARGS, 9), *_result(_OPS)],
+    }
+    cases: list[dict[str, Any]] = [
+        {
+            "threadId": "t",
+            "runs": [
+                {
+                    "runId": "r",
+                    "events": [
+                        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                        *events,
+                        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+                    ],
+                }
+            ],
+        }
+        for events in runs.values()
+    ]
+    out = json.loads(
+        run_node(folder, "a2ui_middleware_replay.mjs", data=json.dumps({"cases": cases}).encode())
+    )
+    (refused,), (accepted,) = (case["errors"] for case in out["cases"])
+    assert accepted is None
+    assert "still active" in refused
+    for case in cases:
+        processor = Processor()
+        processor.feed_events(case["runs"][0]["events"])
+        processor.close()
+        unended = [d for d in processor.take_diagnostics() if d.code == "tool.call_unended"]
+        run = processor.state.current
+        assert run is not None
+        assert run.status == "finished"
+        if case is cases[0]:
+            assert [d.message.split("'")[1] for d in unended] == ["c1", "b1"]
+            assert all(call in refused for call in ("c1", "b1"))
+            assert "drew stays" in unended[0].message
+            assert "drew nothing" in unended[1].message
+            assert [p.surface_id for p in run.parts.values()] == ["s1"]
+        else:
+            assert unended == []

@@ -100,6 +100,7 @@ PINNED = frozenset(
         "tool.args_malformed",
         "tool.args_unusable",
         "tool.components_untyped",
+        "tool.call_unended",
     }
 )
 

@@ -31,8 +31,11 @@ How a tool event becomes a drawing, top to bottom:
    holds an ``a2ui_operations`` array draws its operations grouped by surface, minus
    the surfaces a render call of the run already painted, unless a render call of
    this call (or inside it) already painted; ``a2ui_recovery_exhausted`` draws the
-   lifecycle ``failed``. It is keyed by the open call only when its own call ran
-   inside it (named no message); the agent's own call keeps its own key.
+   lifecycle ``failed`` (how the content reads: :mod:`a2ui_stream._engine.results`).
+   It is keyed by the open call only when its own call ran inside it (named no
+   message); the agent's own call keeps its own key.
+4. ``RUN_FINISHED`` with calls still open (no ``TOOL_CALL_END``) reports each
+   (:func:`unended`); ``@ag-ui/client`` fails such a run.
 
 Where we differ from the middleware on purpose: past 100 repeated-data rows, a paint
 waits until the rows painted have doubled (the middleware paints at every delta that
@@ -55,9 +58,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias
 
 import msgspec
-from msgspec import UNSET, UnsetType
 
 from a2ui_stream._engine.argscan import Scan, Tail, advance, watch
+from a2ui_stream._engine.results import MAX_ATTEMPTS, operations, recovery_failure, surface_of
 from a2ui_stream._engine.toolkit import structural_errors
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._wire import events as ev
@@ -81,12 +84,12 @@ __all__ = [
     "ToolConfig",
     "carry",
     "saw_activity",
+    "unended",
 ]
 
 BASIC_CATALOG_ID: Final = "https://a2ui.org/specification/v0_9/basic_catalog.json"
 """The catalog a streamed ``createSurface`` names when nothing else does."""
 _LOG_EVENT_TOOL: Final = "log_a2ui_event"  # the middleware's synthetic action tool
-_MAX_ATTEMPTS: Final = 3
 _TOKEN_STEP: Final = 20
 #: Repeated-data rows painted one paint per delta, as the middleware paints them; past
 #: this many, a paint waits until the rows have doubled (``Limits.max_template_items``
@@ -94,7 +97,6 @@ _TOKEN_STEP: Final = 20
 _EVERY_ITEM: Final = 100
 #: The outer tool the adapters inject around their A2UI sub-agent (the toolkit's name).
 _WRAPPER_TOOL: Final = "generate_a2ui"
-_RECOVERY_EXHAUSTED: Final = "a2ui_recovery_exhausted"
 _MESSAGE_PREFIX: Final = "a2ui-surface-"
 
 _JSON = msgspec.json.Decoder(float_hook=js_number)
@@ -168,6 +170,7 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
             the index of the first event naming each.
         named: the calls started naming a message (the agent's own, never a
             sub-agent's), each with that messageId.
+        open: the calls started and not ended yet, each with its name.
         spoken: the last text message the agent started while the outer call was open:
             a render call in it (or in the outer call's own message) is the agent's own,
             never a sub-agent's. One id, not a set: each event costs the same.
@@ -184,6 +187,7 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
     behind_middleware: bool = False
     seen: OrderedMap[str, int] = msgspec.field(default_factory=OrderedMap)
     named: OrderedMap[str, str] = msgspec.field(default_factory=OrderedMap)
+    open: OrderedMap[str, str] = msgspec.field(default_factory=OrderedMap)
     spoken: str | None = None
 
 
@@ -280,7 +284,8 @@ def _frontend_catalog_id(context: Iterable[ev.Context]) -> str | None:
 def _on_start(c: Carriers, event: ev.ToolCallStart, config: ToolConfig, seq: int) -> _Carried:
     call_id, name = event.tool_call_id, event.tool_call_name
     parent = event.parent_message_id if isinstance(event.parent_message_id, str) else None
-    c = _replace(c, seen=c.seen.set(call_id, seq))
+    named = name if isinstance(name, str) else "a tool"  # kept with a warning when absent
+    c = _replace(c, seen=c.seen.set(call_id, seq), open=c.open.set(call_id, named))
     if parent is not None:
         c = _replace(c, named=c.named.set(call_id, parent))
     if name not in config.render_tools:
@@ -451,11 +456,11 @@ def _judge(  # noqa: PLR0917
     errors = structural_errors(components)
     if errors:
         key = call.key
-        attempt = min(c.attempts.get(key, 1) + 1, _MAX_ATTEMPTS)
+        attempt = min(c.attempts.get(key, 1) + 1, MAX_ATTEMPTS)
         content = {
             "status": "retrying",
             "attempt": attempt,
-            "maxAttempts": _MAX_ATTEMPTS,
+            "maxAttempts": MAX_ATTEMPTS,
             "errors": errors,
         }
         drawings.append(_lifecycle(key, content))
@@ -515,6 +520,8 @@ def _content(ops: Iterable[bytes]) -> bytes:
 
 
 def _on_end(c: Carriers, event: ev.ToolCallEnd, _config: ToolConfig, seq: int) -> _Carried:
+    if event.tool_call_id in c.open:
+        c = _replace(c, open=c.open.delete(event.tool_call_id))
     call = c.calls.get(event.tool_call_id)
     if call is None or (call.judged and call.components is None):
         return c, (), ()  # unknown, or its components were refused and reported
@@ -540,77 +547,28 @@ def _on_end(c: Carriers, event: ev.ToolCallEnd, _config: ToolConfig, seq: int) -
     return c, (), ()
 
 
-# --- TOOL_CALL_RESULT -----------------------------------------------------------------
+def unended(carriers: object, seq: int) -> tuple[Diagnostic, ...]:
+    """What ``RUN_FINISHED`` says of the run's tool calls that never ended.
 
+    ``@ag-ui/client`` refuses such a run ("tool calls are still active") and fails it;
+    here the run finishes and keeps what the calls drew, and each call is reported.
 
-class _Envelope(msgspec.Struct):
-    a2ui_operations: list[msgspec.Raw]
-
-
-class _Failure(msgspec.Struct):
-    code: Any = None
-    error: Any = None
-    attempts: Any = None
-
-
-class _Target(msgspec.Struct):
-    surfaceId: msgspec.Raw | UnsetType = UNSET  # noqa: N815 - the wire name
-
-
-class _Operation(msgspec.Struct):
-    createSurface: msgspec.Raw | UnsetType = UNSET  # noqa: N815
-    updateComponents: msgspec.Raw | UnsetType = UNSET  # noqa: N815
-    updateDataModel: msgspec.Raw | UnsetType = UNSET  # noqa: N815
-    deleteSurface: msgspec.Raw | UnsetType = UNSET  # noqa: N815
-
-
-_ENVELOPE = msgspec.json.Decoder(_Envelope | str)
-_INNER = msgspec.json.Decoder(_Envelope)
-_FAILURE = msgspec.json.Decoder(_Failure)
-_OPERATION = msgspec.json.Decoder(_Operation)
-_TARGET = msgspec.json.Decoder(_Target)
-_NOT_FOUND: Any = object()
-
-
-def operations(content: object) -> list[msgspec.Raw] | None:
-    """The operations a tool result carries, or ``None`` when it is no A2UI envelope.
-
-    The content is decoded as JSON; a JSON string is decoded once more, no further.
-    Elements that are not objects are dropped, as the middleware drops them.
+    Args:
+        carriers: the run's bookkeeping (``None`` when it saw no tool event).
+        seq: the ``RUN_FINISHED`` event's index.
     """
-    if not isinstance(content, str):
-        return None
-    try:
-        envelope = _ENVELOPE.decode(content)
-        if isinstance(envelope, str):
-            envelope = _INNER.decode(envelope)
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    return [op for op in envelope.a2ui_operations if bytes(op).lstrip()[:1] == b"{"]
+    if not isinstance(carriers, Carriers) or not carriers.open:
+        return ()
+    found = []
+    for call_id, name in carriers.open.items():
+        call = carriers.calls.get(call_id)
+        drew = "what its arguments drew stays" if call and call.components else "it drew nothing"
+        message = f"{name} call never ended (no TOOL_CALL_END before RUN_FINISHED); {drew}"
+        found.append(_problem(Code.TOOL_CALL_UNENDED, message, seq, call_id))
+    return tuple(found)
 
 
-def surface_of(op: msgspec.Raw) -> Any:
-    """The surfaceId an operation targets, as the middleware reads it (``None``: none)."""
-    try:
-        view = _OPERATION.decode(op)
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    for body in (
-        view.createSurface,
-        view.updateComponents,
-        view.updateDataModel,
-        view.deleteSurface,
-    ):
-        if isinstance(body, UnsetType) or bytes(body).lstrip()[:1] != b"{":
-            continue
-        try:
-            target = _TARGET.decode(body).surfaceId
-            value = None if isinstance(target, UnsetType) else _JSON.decode(target)
-        except (msgspec.DecodeError, RecursionError):
-            value = None
-        if value is not None:
-            return value
-    return None
+# --- TOOL_CALL_RESULT -----------------------------------------------------------------
 
 
 def _on_result(c: Carriers, event: ev.ToolCallResult, _config: ToolConfig, seq: int) -> _Carried:
@@ -633,7 +591,7 @@ def _result_drawings(c: Carriers, event: ev.ToolCallResult) -> tuple[Drawings, C
     key = c.outer[0] if c.outer is not None and call_id not in c.named else call_id
     ops = operations(event.content)
     if ops is None:
-        failure = _recovery_failure(event.content)
+        failure = recovery_failure(event.content)
         if failure is None:
             return (), c
         return (_lifecycle(key, failure),), _replace(c, retrying=c.retrying - {key})
@@ -660,22 +618,6 @@ def _group_key(label: Any) -> Any:
     except TypeError:
         return ("object", id(label))
     return (type(label), label)
-
-
-def _recovery_failure(content: object) -> dict[str, Any] | None:
-    """The ``failed`` lifecycle of an ``a2ui_recovery_exhausted`` result, if it is one."""
-    if not isinstance(content, str):
-        return None
-    try:
-        failure = _FAILURE.decode(content)
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    if failure.code != _RECOVERY_EXHAUSTED:
-        return None
-    error = "A2UI generation failed" if failure.error is None else js_string(failure.error)
-    attempts = [] if failure.attempts is None else failure.attempts
-    maximum = (len(attempts) or _MAX_ATTEMPTS) if isinstance(attempts, list) else _MAX_ATTEMPTS
-    return {"status": "failed", "error": error, "attempts": attempts, "maxAttempts": maximum}
 
 
 _Handler: TypeAlias = Callable[[Carriers, Any, ToolConfig, int], _Carried]

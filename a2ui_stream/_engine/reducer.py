@@ -44,7 +44,14 @@ from a2ui_stream._engine.buckets import (
     rebuild_bucket,
     with_run,
 )
-from a2ui_stream._engine.carriers import RENDER_TOOL_NAME, Carriers, ToolConfig, carry, saw_activity
+from a2ui_stream._engine.carriers import (
+    RENDER_TOOL_NAME,
+    Carriers,
+    ToolConfig,
+    carry,
+    saw_activity,
+    unended,
+)
 from a2ui_stream._engine.content import (
     content_keys,
     no_operations,
@@ -328,6 +335,8 @@ def _on_run_ended(status: str) -> _Handler:
             return state, (), ()
         last = state.runs[-1]
         settled = tuple(settle(last, context.seq))
+        if status == "finished":  # a failed run may leave its calls open
+            settled += unended(last.carriers, context.seq)
         message = getattr(event, "message", UNSET)
         error = message if isinstance(message, str) else last.error
         run = msgspec.structs.replace(last, status=status, error=error)

@@ -127,6 +127,8 @@ class Code(enum.StrEnum):
     TOOL_ARGS_UNUSABLE = "tool.args_unusable"
     #: WARNING: render ``components`` empty or with an untyped item; not drawn.
     TOOL_COMPONENTS_UNTYPED = "tool.components_untyped"
+    #: WARNING: ``RUN_FINISHED`` before a tool call's ``TOOL_CALL_END``; what it drew stays.
+    TOOL_CALL_UNENDED = "tool.call_unended"
     #: WARNING: a history activity with no assistant message before it; skipped.
     HISTORY_ORPHAN_ACTIVITY = "history.orphan_activity"
     #: ERROR: a history item that is neither a message nor a mapping; skipped.

@@ -2,9 +2,11 @@
 //
 // stdin: {"cases": [{"config": {...}, "threadId": "...", "context": [...],
 //                    "runs": [{"runId": "...", "events": [...]}]}]}
-// stdout: {"cases": [{"runs": [[event, ...], ...]}]}, the events each run's subscriber saw
-// after the middleware, in order. One agent per case, one runAgent() per run, so the
-// middleware's per-run state starts afresh each run as it does in production.
+// stdout: {"cases": [{"runs": [[event, ...], ...], "errors": [null | "message", ...]}]}, the
+// events each run's subscriber saw after the middleware, in order, and for each run the
+// message it failed with (the client's own checks, say a RUN_FINISHED while a tool call
+// is open), or null. One agent per case, one runAgent() per run, so the middleware's
+// per-run state starts afresh each run as it does in production.
 // Written for a2ui-stream's differential test (tests/test_carriers_middleware.py).
 import { AbstractAgent } from "@ag-ui/client";
 import { A2UIMiddleware } from "@ag-ui/a2ui-middleware";
@@ -29,15 +31,22 @@ async function replay(entry) {
   const agent = new ReplayAgent(entry.threadId, entry.runs);
   agent.use(new A2UIMiddleware(entry.config ?? {}));
   const runs = [];
+  const errors = [];
   for (const run of entry.runs) {
     const seen = [];
-    await agent.runAgent(
-      { runId: run.runId, context: entry.context ?? [], tools: [], forwardedProps: {} },
-      { onEvent: ({ event }) => { seen.push(event); } },
-    );
+    let error = null;
+    try {
+      await agent.runAgent(
+        { runId: run.runId, context: entry.context ?? [], tools: [], forwardedProps: {} },
+        { onEvent: ({ event }) => { seen.push(event); } },
+      );
+    } catch (thrown) {
+      error = thrown instanceof Error ? thrown.message : String(thrown);
+    }
     runs.push(seen);
+    errors.push(error);
   }
-  return { runs };
+  return { runs, errors };
 }
 
 const chunks = [];
