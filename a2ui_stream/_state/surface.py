@@ -320,7 +320,8 @@ def _write(
         # A new key also costs its quoted name, a colon and a comma; a gap opened
         # prints as ``null,``.
         added = len(tokens[-1]) + 4 if old is UNSET and value is not UNSET else 0
-        added += max(opened, 0) * _GAP_BYTES
+        if opened > 0:
+            added += opened * _GAP_BYTES
         estimate = max(surface.data_bytes - old_size + new_size + added, 0)
     if estimate > limits.max_data_model_bytes and value is not UNSET:
         return _problem(
