@@ -607,6 +607,22 @@ class TestErrors:
         assert diffs == expected_diffs(bytes(agent.sent[0]))
         assert waited < 10  # the grace after the end, not the 30 s timeout
 
+    def test_events_after_run_finished_do_not_hold_the_run_open(self, backend: str) -> None:
+        """The grace after RUN_FINISHED runs from it: later events do not renew it."""
+        ticks = [{"type": "CUSTOM", "name": "tick", "value": n} for n in range(100)]
+        with SdkAgent([Turn([*FIRST, *ticks], delay=0.1)]) as agent:
+
+            async def main() -> list[PartDiff]:
+                async with AgentSession(agent.url, timeout=SHORT * 30) as session:
+                    return await collect(session.send("hi"))
+
+            started = time.monotonic()
+            diffs = run(backend, main)
+            waited = time.monotonic() - started
+        assert diffs == expected_diffs(bytes(agent.sent[0]))  # the ticks draw nothing
+        # 1.1 s of the run, then 2 s of grace; the ticks alone would take 10 s more.
+        assert waited < 8
+
     def test_error_messages_hide_url_secrets(self, backend: str) -> None:
         """A URL's user, password and query never appear in an error."""
         url = f"http://user:pw-secret@127.0.0.1:{free_port()}/agent?key=q-secret"

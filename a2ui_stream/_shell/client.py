@@ -460,11 +460,15 @@ class AgentSession:
             for item in decoded:
                 if isinstance(item, Decoded):
                     self._history.apply(item.event)
+                    # The grace after the end runs from the end: events still coming
+                    # after it must not hold the run open for ever.
+                    if end is None:
+                        wait = self._timeout
+                        if isinstance(item.event, ev.RunFinished | ev.RunError):
+                            wait = min(self._timeout, AFTER_END_GRACE)
+                        deadline = anyio.current_time() + wait
                     if isinstance(item.event, ev.RunFinished | ev.RunError):
                         end = item.event
-                    deadline = anyio.current_time() + (
-                        self._timeout if end is None else min(self._timeout, AFTER_END_GRACE)
-                    )
             for diff in self._processor.feed_events(decoded):
                 yield diff
             if chunk is None:
