@@ -425,12 +425,12 @@ class TestInteractive:
     def test_failed_run_does_not_end_the_conversation(
         self, cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """A run that fails is one error line; the next turn is still sent."""
+        """A run that fails is one error line; the next turn is still sent; the exit says it."""
         monkeypatch.setattr(sys, "stdin", io.StringIO("one\ntwo\n"))
         error = {"type": "RUN_ERROR", "message": "busy"}
         with SdkAgent([Turn([FIRST[0], error]), Turn(SECOND)]) as agent:
             result = cli("run", agent.url, "-i")
-        assert result.code == 0
+        assert result.code == EXIT_CODES[RunFailedError]
         assert "RUN_ERROR: busy" in one_line(result.err)
         assert len(agent.received) == 2
         assert "[booking]" in result.out.decode()

@@ -135,7 +135,7 @@ async def chat(
     out: TextIO,
     report: Callable[[str], None],
     drain: Callable[[], None],
-) -> None:
+) -> AgentError | None:
     """Hold the conversation until an empty line or end of input.
 
     Args:
@@ -144,9 +144,14 @@ async def chat(
         out: where the conversation is shown.
         report: shows one failure line (a run that did not complete, a bad press).
         drain: called after each run (to show its diagnostics).
+
+    Returns:
+        The first run's failure, if a run failed (the conversation went on after it),
+        so that the command can still exit with its code.
     """
     out.write(HELP + "\n")
     actions: list[dict[str, Any]] = []
+    first: AgentError | None = None
     while True:
         out.write(_PROMPT)
         out.flush()
@@ -155,7 +160,7 @@ async def chat(
         except EOFError:
             line = ""
         if not line:
-            return
+            return first
         before = len(session.messages)
         try:
             if line.split()[0].isdigit():
@@ -171,6 +176,7 @@ async def chat(
                 pass  # shown once the run is over: an outline per part, not per update
         except AgentError as error:
             report(str(error))  # what it drew before is shown all the same
+            first = first or error
         drain()
         lines = _said(before, session)
         actions = []

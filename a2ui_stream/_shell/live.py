@@ -263,8 +263,11 @@ async def _chat(session: AgentSession, reporter: Reporter) -> int:
         reporter(session.take_diagnostics())
 
     async with session:
-        await chat(session, read=read, out=sys.stdout, report=reporter.logger.error, drain=drain)
-    return EXIT_OK
+        failed = await chat(
+            session, read=read, out=sys.stdout, report=reporter.logger.error, drain=drain
+        )
+    # The conversation went on after a failed run; its exit code still says so.
+    return EXIT_OK if failed is None else EXIT_CODES[type(failed)]
 
 
 async def _talk(
