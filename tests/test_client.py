@@ -334,6 +334,81 @@ class TestConversation:
         assert "tok-9f8e" not in str(caught.value)
 
 
+#: A turn of an agent that draws through the render tool, as the Python adapters do: no
+#: ``a2ui-surface`` activity, so nothing tells the agent of a press but its text.
+_CARD = {
+    "surfaceId": "card",
+    "components": [
+        {
+            "id": "root",
+            "component": "Button",
+            "child": "label",
+            "action": {"event": {"name": "go"}},
+        },
+        {"id": "label", "component": "Text", "text": "Go"},
+    ],
+}
+DIRECT = [
+    {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+    {"type": "TOOL_CALL_START", "toolCallId": "tc", "toolCallName": "render_a2ui"},
+    {"type": "TOOL_CALL_ARGS", "toolCallId": "tc", "delta": msgspec.json.encode(_CARD).decode()},
+    {"type": "TOOL_CALL_END", "toolCallId": "tc"},
+    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+]
+
+
+class TestPressText:
+    """Whether a press is also a user turn: by default, unless the agent showed activity."""
+
+    @pytest.mark.parametrize(
+        ("first", "press_text", "stored", "told"),
+        [
+            (DIRECT, None, [], True),  # an agent drawing by tool calls reads only text
+            (DIRECT, False, [], False),
+            (FIRST, None, [], False),  # behind the middleware, which tells the agent
+            (FIRST, True, [], True),
+            # Stored middleware activity says so before any run of this session.
+            (
+                DIRECT,
+                None,
+                [
+                    {
+                        "role": "activity",
+                        "id": "a",
+                        "activityType": "a2ui-surface",
+                        "content": {"a2ui_operations": []},
+                    }
+                ],
+                False,
+            ),
+        ],
+    )
+    def test_press_text(
+        self,
+        first: list[dict[str, Any]],
+        press_text: bool | None,
+        stored: list[dict[str, Any]],
+        told: bool,
+    ) -> None:
+        with SdkAgent([Turn(first), Turn(SECOND)]) as agent:
+
+            async def main() -> None:
+                async with AgentSession(
+                    agent.url, press_text=press_text, messages=stored
+                ) as session:
+                    await collect(session.send("Draw"))
+                    pressable = [p for p in session.parts if "$action" in p.args]
+                    action = pressable[0].args["$action"] if pressable else flights_action(session)
+                    await collect(session.press(action))
+
+            run("asyncio", main)
+        pressed = agent.inputs()[1]
+        said = [m.content for m in pressed.messages if m.role == "user"]
+        assert said[0] == "Draw"
+        assert (len(said) == 2 and said[1].startswith("[A2UI Action] name=")) is told
+        assert pressed.forwarded_props["a2uiAction"]["userAction"]["name"]
+
+
 class TestSync:
     def test_sync_session_holds_a_conversation(self) -> None:
         """The sync wrapper sends, presses and keeps history like the async session."""

@@ -117,10 +117,11 @@ ECHOES: list[dict[str, Any]] = [
 def test_a_press_reaches_the_adapter_only_as_text() -> None:
     """ag-ui-strands reads no forwardedProps.a2uiAction: with press_text the model is told.
 
-    Without it the model is prompted with the last turn again, as if nothing was pressed.
+    With ``press_text=False`` the model is prompted with the last turn again, as if
+    nothing was pressed; by default the session sends the text, as no activity came.
     """
 
-    async def press(url: str, *, press_text: bool) -> list[str]:
+    async def press(url: str, *, press_text: bool | None) -> list[str]:
         async with AgentSession(url, timeout=60, press_text=press_text) as session:
             [_ async for _ in session.send("Draw me a booking card")]
             (part,) = session.parts
@@ -134,12 +135,14 @@ def test_a_press_reaches_the_adapter_only_as_text() -> None:
                 if isinstance(m, ev.AssistantMessage) and isinstance(m.content, str) and m.content
             ]
 
-    with strands_agent(ECHOES + ECHOES) as url:
+    with strands_agent(ECHOES * 3) as url:
         unheard = anyio.run(lambda: press(url, press_text=False))
         heard = anyio.run(lambda: press(url, press_text=True))
+        # By default too: the adapter draws through tool calls, never activity.
+        by_default = anyio.run(lambda: press(url, press_text=None))
     assert unheard == ["You said: Draw me a booking card"] * 2
     told = (
         "You said: [A2UI Action] name=book, surfaceId=greeting, sourceComponentId=book, "
         'context={"who":"Ada","seats":"2"}'
     )
-    assert heard == ["You said: Draw me a booking card", told]
+    assert heard == by_default == ["You said: Draw me a booking card", told]

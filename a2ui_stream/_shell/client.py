@@ -38,8 +38,10 @@ from a2ui_stream._request.request import (
     build_run_input,
 )
 from a2ui_stream._request.thread import ThreadHistory
+from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import Decoded, EventDecoder
+from a2ui_stream._wire.keys import dumped
 from a2ui_stream.errors import (
     AgentContentTypeError,
     AgentError,
@@ -131,8 +133,12 @@ class AgentSession:
         tools: the client's tools, sent on every run.
         context: the client's own context entries, sent on every run.
         forwarded_props: the client's own forwarded props, sent on every run.
-        press_text: also send each press as a user turn (:func:`~a2ui_stream.action_text`),
-            for agents that read no forwarded action (the Python adapters).
+        press_text: whether each press is also sent as a user turn
+            (:func:`~a2ui_stream.action_text`), for agents that read no forwarded action
+            (the Python adapters). ``None`` (the default) decides at each press: yes
+            while the thread has shown no ``a2ui-surface`` activity (an agent talking
+            directly), no once it has (behind the A2UI middleware, which tells the
+            agent of the press itself; told twice, it would act twice).
         processor: the processor the thread's events are fed to (give one to keep an
             event log, set limits or ``keep_runs``, or continue a folded state); closed
             with the session.
@@ -156,7 +162,7 @@ class AgentSession:
         tools: Iterable[ev.Tool | Mapping[str, Any]] = (),
         context: Iterable[ev.Context | Mapping[str, Any]] = (),
         forwarded_props: Mapping[str, Any] | None = None,
-        press_text: bool = False,
+        press_text: bool | None = None,
         processor: Processor | None = None,
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
@@ -176,7 +182,10 @@ class AgentSession:
             **checked_headers(headers or {}),
         }
         self._thread_id = thread_id or _new_id()
+        messages = list(messages)
         self._history = ThreadHistory(messages)
+        # Stored activity is the middleware's: the history keeps none of it, so look now.
+        self._middleware_seen = any(map(_is_surface_activity, messages))
         # Read now, so that a bad entry fails here rather than on the first run.
         own = build_run_input(
             None,
@@ -187,7 +196,7 @@ class AgentSession:
             forwarded_props=forwarded_props,
         )
         self._tools, self._context, self._props = own.tools, own.context, own.forwarded_props
-        self._press_text = bool(press_text)
+        self._press_text = None if press_text is None else bool(press_text)
         if processor is None:
             # A custom render tool draws only if the processor listens for its name.
             request_ = self._request
@@ -292,9 +301,10 @@ class AgentSession:
 
         The action travels as ``forwardedProps.a2uiAction.userAction``, where the A2UI
         middleware looks for it (an agent behind it sees the press as the two messages
-        the middleware makes of it); the history gains nothing. The Python adapters
-        read no forwarded action: for them make the session with ``press_text=True``,
-        and the press is also a user turn, :func:`~a2ui_stream.action_text`'s line.
+        the middleware makes of it). The Python adapters read no forwarded action, so
+        while the thread has shown no ``a2ui-surface`` activity (or with
+        ``press_text=True``) the press is also a user turn in the history,
+        :func:`~a2ui_stream.action_text`'s line; see the session's ``press_text``.
 
         Args:
             action: the ``$action`` of the pressed element (``type`` ``"a2ui:action"``).
@@ -309,9 +319,17 @@ class AgentSession:
         """
         pressed = dict(action) if input is None else {**action, "$input": dict(input)}
         props = action_forwarded_props(pressed, self._props)  # checks the action first
-        if self._press_text:
+        if self._sends_press_text():
             self._history.add(ev.UserMessage(id=_new_id(), content=action_text(pressed)))
         return self._start(props)
+
+    def _sends_press_text(self) -> bool:
+        """Whether a press goes as a user turn too: as told, or by what the thread showed."""
+        runs = self._processor.state.runs
+        self._middleware_seen = self._middleware_seen or any(
+            getattr(run.carriers, "behind_middleware", False) for run in runs
+        )
+        return not self._middleware_seen if self._press_text is None else self._press_text
 
     def _start(self, forwarded_props: Mapping[str, Any]) -> AsyncIterator[PartDiff]:
         previous, run = self._current, self._run(forwarded_props)
@@ -663,3 +681,13 @@ class SyncAgentSession:
                 future.cancel()  # the loop thread cancels the run, which closes its response
             pumped.wait(_PUMP_CLOSE_TIMEOUT)
             portal.call(receive.aclose)
+
+
+def _is_surface_activity(message: object) -> bool:
+    """Whether a stored message is ``a2ui-surface`` activity (a Struct, dict or SDK object)."""
+    message = dumped(message)
+    if isinstance(message, Mapping):
+        return message.get("role") == "activity" and (
+            message.get("activityType", message.get("activity_type")) == A2UI_ACTIVITY_TYPE
+        )
+    return isinstance(message, ev.ActivityMessage) and message.activity_type == A2UI_ACTIVITY_TYPE

@@ -14,6 +14,7 @@ imports httpx (the ``client`` extra) only then, so that ``process`` never needs 
 
 from __future__ import annotations
 
+import argparse
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -40,7 +41,6 @@ from a2ui_stream.errors import (
 )
 
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Callable, Sequence
 
     from a2ui_stream._shell.client import AgentSession
@@ -128,9 +128,11 @@ def add_parser(commands: Any, output_options: Callable[[argparse.ArgumentParser]
     )
     run.add_argument(
         "--press-text",
-        action="store_true",
-        help="-i: also send each press as a user turn ('[A2UI Action] name=...'), for "
-        "agents that read no forwarded action (the Python adapters)",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="-i: whether each press is also a user turn ('[A2UI Action] name=...'), for "
+        "agents that read no forwarded action (the Python adapters); by default yes "
+        "until the agent shows a2ui-surface activity (the A2UI middleware tells it itself)",
     )
     run.add_argument(
         "--timeout",
