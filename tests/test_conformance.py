@@ -333,6 +333,37 @@ def test_restored_messages_that_draw_nothing(client: UpstreamClient) -> None:
     assert differences(mine, theirs) == []
 
 
+def test_a_lifecycle_after_a_paint_keeps_the_surface(client: UpstreamClient) -> None:
+    """A status snapshot on a painted messageId keeps its part, on the client as here.
+
+    What the middleware sends when a render painted and its recovery then failed or
+    retried (``a2ui_recovery_exhausted``): the lifecycle replaces the content, and the
+    surface already drawn stays.
+    """
+    streams: list[list[dict[str, Any]]] = [
+        [
+            _RUN,
+            {
+                "type": "ACTIVITY_SNAPSHOT",
+                "messageId": "a2ui-surface-k",
+                "activityType": "a2ui-surface",
+                "content": {"a2ui_operations": _text("s", "drawn")},
+            },
+            {
+                "type": "ACTIVITY_SNAPSHOT",
+                "messageId": "a2ui-surface-k",
+                "activityType": "a2ui-surface",
+                "content": {"status": status},
+            },
+        ]
+        for status in ("failed", "retrying", "building")
+    ]
+    for events, theirs in zip(streams, client.replay(streams), strict=True):
+        mine = ours(events)
+        assert [part.tool_call_id for run in theirs.runs for part in run.parts] == ["a2ui:s"]
+        assert differences(mine, theirs) == [], events[-1]
+
+
 #: Numbers past a double's range, as an agent may write them: JSON.parse reads each as an
 #: infinity (sign kept), which JSON.stringify prints as null (#16).
 _PAST_RANGE = ["1e400", "-1.7976931348623159e308", "1E+999", "-0.5e310"]
