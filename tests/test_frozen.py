@@ -8,6 +8,7 @@ any depth without exhausting the stack.
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import pickle
 from typing import Any
@@ -16,7 +17,7 @@ import msgspec
 import pytest
 from helpers import nested
 
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList, extended, freeze
+from a2ui_stream._tree.frozen import FrozenDict, FrozenList, extended, freeze, grown_from
 
 DICT_CHANGES = [
     ("setitem", lambda d: d.__setitem__("a", 2)),
@@ -144,9 +145,38 @@ class TestExtended:
         frozen = FrozenList([1, {"a": 2}])
         more = [3]
         made = extended(frozen, more)
-        assert type(made) is FrozenList
+        assert isinstance(made, FrozenList)
+        with pytest.raises(TypeError):
+            made.append(4)
         assert made == [1, {"a": 2}, 3]
         assert made[1] is frozen[1]
         assert frozen == [1, {"a": 2}]
         assert more == [3]
         assert extended([], []) == []
+
+
+class TestGrownFrom:
+    def test_a_list_knows_the_list_it_was_grown_from(self) -> None:
+        """Grown from ``base`` (directly or through a chain alive), never from an equal copy."""
+        base = FrozenList(["a", "b"])
+        once = extended(base, ["c"])
+        twice = extended(once, ["d"])
+        assert grown_from(once, base)
+        assert grown_from(twice, once)
+        assert grown_from(twice, base)
+        assert not grown_from(once, FrozenList(["a", "b"]))  # equal, not the same object
+        assert not grown_from(base, once)
+        assert not grown_from(["a", "b", "c"], base)
+        assert not grown_from(extended(["a", "b"], ["c"]), base)  # a plain base is not kept
+
+    def test_the_base_is_held_weakly(self) -> None:
+        """A chain of grown lists keeps none of the older ones alive."""
+        base = FrozenList(list(range(3)))
+        middle = extended(base, [3])
+        last = extended(middle, [4])
+        probe = FrozenList(list(range(4)))
+        del middle
+        gc.collect()
+        assert grown_from(last, base) is False  # the link through ``middle`` is gone
+        assert not grown_from(last, probe)
+        assert last == [0, 1, 2, 3, 4]

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from a2ui_stream._tree.depth import count_values
+from a2ui_stream._tree.frozen import extended, freeze
 from a2ui_stream._tree.patch import (
     PatchDepthError,
     PatchError,
@@ -178,6 +179,24 @@ class TestDiff:
         shared = {"big": list(range(1000))}
         assert diff({"s": shared, "v": 1}, {"s": shared, "v": 2}) == [
             {"op": "replace", "path": "/v", "value": 2}
+        ]
+
+    @settings(max_examples=200, deadline=None)
+    @given(
+        st.lists(json_values, max_size=8), st.lists(st.lists(json_values, max_size=3), max_size=4)
+    )
+    def test_a_list_grown_from_the_old_one_diffs_as_any_list(
+        self, items: list[Any], tails: list[list[Any]]
+    ) -> None:
+        """A list streamed by ``extended`` gives the patch a plain list of its items gives."""
+        old = freeze(items)
+        new = old
+        for tail in tails:
+            new = extended(new, freeze(tail))
+        assert diff({"l": old}, {"l": new}) == diff({"l": old}, {"l": list(new)})
+        assert diff(old, new) == [
+            {"op": "add", "path": f"/{index}", "value": new[index]}
+            for index in range(len(old), len(new))
         ]
 
     def test_equal_values_give_an_empty_patch(self) -> None:

@@ -17,8 +17,9 @@ Must not import anything of the package. Does no I/O.
 from __future__ import annotations
 
 from typing import Any, NoReturn
+from weakref import ref
 
-__all__ = ["FrozenDict", "FrozenList", "extended", "freeze"]
+__all__ = ["FrozenDict", "FrozenList", "extended", "freeze", "grown_from"]
 
 
 def _refuse(self: object, *_args: object, **_kwargs: object) -> NoReturn:
@@ -52,7 +53,8 @@ class FrozenDict(dict[str, Any]):
 class FrozenList(list[Any]):
     """A list that refuses every change; equal to the list with the same items."""
 
-    __slots__ = ()
+    # Weakly referable, so that a list grown from it can name it (:class:`_Grown`).
+    __slots__ = ("__weakref__",)
 
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
     append = extend = insert = pop = remove = clear = sort = reverse = _refuse
@@ -71,6 +73,20 @@ class FrozenList(list[Any]):
         return self
 
 
+class _Grown(FrozenList):
+    """A frozen list made of another and more items: it knows which list it began as.
+
+    Its first ``len(base)`` items are the base's own objects, so a diff against the base
+    (:func:`grown_from`) need not compare them: a list streamed one item at a time costs
+    its new items to diff, not its length. The base is held weakly, so a chain of lists
+    grown one from another keeps none of the older ones alive.
+    """
+
+    __slots__ = ("_base",)
+
+    _base: ref[FrozenList] | None
+
+
 def extended(items: list[Any], more: list[Any]) -> FrozenList:
     """A frozen list of ``items`` and then ``more``, neither changed.
 
@@ -78,7 +94,25 @@ def extended(items: list[Any], more: list[Any]) -> FrozenList:
     item by item, three times slower than from a list (measured at 2,500 items), and
     this is on the path of every component streamed onto a long list.
     """
-    return FrozenList(list.__add__(items, more))
+    grown = _Grown(list.__add__(items, more))
+    grown._base = ref(items) if isinstance(items, FrozenList) else None  # noqa: SLF001
+    return grown
+
+
+def grown_from(new: list[Any], old: list[Any]) -> bool:
+    """Whether ``new`` begins with every object of ``old``, in order, known without a scan.
+
+    True when ``new`` was made by :func:`extended` from ``old``, or from a list made so
+    from ``old``, and each of them is still alive; ``False`` says only that it is not
+    known.
+    """
+    step: Any = new
+    while type(step) is _Grown:
+        base = step._base  # noqa: SLF001 - the module's own type
+        step = None if base is None else base()
+        if step is old:
+            return True
+    return False
 
 
 def freeze(value: Any) -> Any:

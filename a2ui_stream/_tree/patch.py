@@ -26,6 +26,7 @@ from operator import is_not
 from typing import Any, NamedTuple, TypeAlias
 
 from a2ui_stream._tree.depth import Exceeded, deeper_than, size_within
+from a2ui_stream._tree.frozen import grown_from
 from a2ui_stream._tree.pointer import PointerError, escape_token, parse, parse_pointer
 
 __all__ = [
@@ -598,8 +599,9 @@ def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON
     if isinstance(old, list) and isinstance(new, list):
         shared = min(len(old), len(new))
         # A list grown or shrunk at its end (a streamed list) keeps every shared item:
-        # one scan at half the cost of the one that finds the changed positions.
-        if any(map(is_not, old, new)):
+        # known without reading them when the list was grown from the old one, else one
+        # scan at half the cost of the one that finds the changed positions.
+        if not grown_from(new, old) and any(map(is_not, old, new)):
             for index in compress(range(shared), map(is_not, old, new)):
                 _diff_into(operations, f"{path}/{index}", old[index], new[index])
         operations.extend(
