@@ -298,6 +298,20 @@ class TestLongChildLists:
             previous = same_as_fresh(converter, s, previous)
             same_as_fresh(converter, with_row(s, 1, name="early"), previous)
 
+    def test_a_claim_that_the_root_grew_builds_on_the_old_children(self) -> None:
+        """Told the root only grew, the converter appends just the new references."""
+        cards = [{"id": f"c{i}", "component": "Text", "text": f"c{i}"} for i in range(5)]
+        s = surface(root("Column", children=["c0", "c1", "c2"]), *cards)
+        previous = CONVERTER.convert(s)
+        grown = root("Column", children=["c0", "c1", "c2", "c3", "c4"])
+        after = {**s.components, **comps(grown)}
+        change = ComponentChange(s.components, after, frozenset({"root"}), frozenset({"root"}))
+        s = msgspec.structs.replace(s, components=after)
+        made = same_as_fresh(CONVERTER, s, previous, [change])
+        assert made.element["children"][:3] == previous.element["children"]
+        assert made.element["children"][0] is previous.element["children"][0]
+        assert len(made.element["children"]) == 5
+
     def test_claimed_components_look_missing_children_up_again(self) -> None:
         """Under a claim of the changed ids, a reference that found nothing is visited again.
 

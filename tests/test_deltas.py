@@ -102,7 +102,25 @@ class TestComponentEdits:
             {"op": "replace", "path": f"{_LIST}/1/component", "value": "Row"},
             {"op": "test", "path": f"{_LIST}/1", "value": {}},
         ]
-        assert component_edits(content, patch) == {1: Edit(frozenset({0, 1}), 2, 4)}
+        assert component_edits(content, patch) == {
+            1: Edit(frozenset({0, 1}), 2, 4, grown=frozenset({0}))
+        }
+
+    def test_an_entry_only_given_children_is_grown(self) -> None:
+        """An entry whose every edit appends to its ``children`` is told apart from others."""
+        content = {"a2ui_operations": [create("s"), components("s", _root(), _root())]}
+        grows = {"op": "add", "path": f"{_LIST}/0/children/-", "value": "a"}
+        assert component_edits(content, [*_append("a"), grows]) == {
+            1: Edit(frozenset({0}), 2, 3, frozenset({0}))
+        }
+        for other in (
+            {"op": "replace", "path": f"{_LIST}/0/component", "value": "Row"},
+            {"op": "add", "path": f"{_LIST}/0/children/0", "value": "b"},  # an insertion
+            {"op": "add", "path": f"{_LIST}/0/children", "value": ["b"]},  # a new list
+        ):
+            assert component_edits(content, [grows, other]) == {
+                1: Edit(frozenset({0}), 2, 2, frozenset())
+            }
 
     @pytest.mark.parametrize(
         "operation",

@@ -53,6 +53,8 @@ _KEY = "updateComponents"
 _COMPONENTS = "components"
 #: Tokens of ``/a2ui_operations/<i>/updateComponents/components/<j>``.
 _ENTRY_DEPTH = 5
+#: The tokens after an entry's that append a reference to its children.
+_CHILDREN_END = ("children", "-")
 _ID = attrgetter("id")
 _RAW = msgspec.Raw
 _JSON = msgspec.json.Decoder(float_hook=js_number)
@@ -65,11 +67,14 @@ class Edit(NamedTuple):
         changed: positions of entries edited in place (below ``old_length``).
         old_length: the list's length before the patch.
         new_length: its length after; the entries from ``old_length`` on were appended.
+        grown: those of ``changed`` whose only edits appended to the entry's
+            ``children`` (``add`` at ``.../children/-``).
     """
 
     changed: frozenset[int]
     old_length: int
     new_length: int
+    grown: frozenset[int] = frozenset()
 
 
 def component_edits(content: Any, patch: Sequence[Any]) -> dict[int, Edit] | None:
@@ -88,6 +93,7 @@ def component_edits(content: Any, patch: Sequence[Any]) -> dict[int, Edit] | Non
     if type(operations) is not list:
         return None
     found: dict[int, tuple[set[int], int, int]] = {}
+    other: set[tuple[int, int]] = set()  # (operation, entry) edited past appending children
     for operation in patch:
         name = operation.get("op")
         if name == "test":
@@ -126,10 +132,22 @@ def component_edits(content: Any, patch: Sequence[Any]) -> dict[int, Edit] | Non
             return None
         if position < old_length:
             changed.add(position)
+            if not _appends_children(name, tokens):
+                other.add((index, position))
     return {
-        index: Edit(frozenset(changed), old_length, length)
+        index: Edit(
+            frozenset(changed),
+            old_length,
+            length,
+            frozenset(position for position in changed if (index, position) not in other),
+        )
         for index, (changed, old_length, length) in found.items()
     }
+
+
+def _appends_children(name: object, tokens: Sequence[str]) -> bool:
+    """Whether a patch operation appends one reference to an entry's ``children``."""
+    return name == "add" and len(tokens) == _ENTRY_DEPTH + 2 and tokens[5:] == _CHILDREN_END
 
 
 Edits: TypeAlias = "tuple[Sequence[Any], Mapping[int, Edit]]"
@@ -290,7 +308,8 @@ def apply_edits(
     added_ids = set(map(_ID, added))
     if len(added_ids) != len(added) or any(cid in surface.components for cid in added_ids):
         return None  # an id named twice: the last one wins, which this does not follow
-    return _stored(surface, original.components, components, after)
+    grown = {components[at].id for at, position in enumerate(edited) if position in edit.grown}
+    return _stored(surface, original.components, components, after, grown)
 
 
 def _stored(
@@ -298,8 +317,13 @@ def _stored(
     original: Any,
     components: tuple[Component, ...],
     after: Surfaces,
+    grown: set[str],
 ) -> tuple[Surfaces, ComponentChange | None]:
-    """``after`` with ``components`` stored in ``surface`` as the operation stores them."""
+    """``after`` with ``components`` stored in ``surface`` as the operation stores them.
+
+    ``grown`` names the components whose entries only had references appended to their
+    ``children``; the claim made keeps those that were stored anew.
+    """
     current = surface.components
     updates: dict[str, Component] = {}
     for component in components:
@@ -314,7 +338,8 @@ def _stored(
     stored.update(updates)
     surfaces = dict(after)
     surfaces[surface.surface_id] = msgspec.structs.replace(surface, components=stored)
-    return surfaces, ComponentChange(current, stored, frozenset(updates))
+    changed = frozenset(updates)
+    return surfaces, ComponentChange(current, stored, changed, changed.intersection(grown))
 
 
 def edit_first(

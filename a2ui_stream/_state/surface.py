@@ -107,11 +107,16 @@ class ComponentChange(NamedTuple):
         before: a surface's components before the change.
         after: its components after it.
         ids: the ids whose component was added or replaced.
+        grown: those of ``ids`` whose component is the one ``before`` held with
+            references appended to its ``children`` list and nothing else changed (an
+            agent streaming a list), so that the converter need not compare the old
+            references to know it.
     """
 
     before: Mapping[str, Component]
     after: Mapping[str, Component]
     ids: frozenset[str]
+    grown: frozenset[str] = frozenset()
 
 
 _ENCODER = msgspec.json.Encoder()
