@@ -308,9 +308,12 @@ class TestLongChildLists:
         change = ComponentChange(s.components, after, frozenset({"root"}), frozenset({"root"}))
         s = msgspec.structs.replace(s, components=after)
         made = same_as_fresh(CONVERTER, s, previous, [change])
-        assert made.element["children"][:3] == previous.element["children"]
-        assert made.element["children"][0] is previous.element["children"][0]
-        assert len(made.element["children"]) == 5
+        assert made.element is not None
+        assert previous.element is not None
+        before, after_children = previous.element["children"], made.element["children"]
+        assert after_children[:3] == before
+        assert after_children[0] is before[0]
+        assert len(after_children) == 5
 
     def test_claimed_components_look_missing_children_up_again(self) -> None:
         """Under a claim of the changed ids, a reference that found nothing is visited again.
