@@ -190,3 +190,61 @@ def test_seen_in_looks_in_every_run() -> None:
     assert "c1" in seen
     assert "c2" in seen
     assert "c3" not in seen
+
+
+def _call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
+
+
+def _card(surface_id: str, text: str) -> dict[str, Any]:
+    return {
+        "surfaceId": surface_id,
+        "components": [{"id": "root", "component": "Text", "text": text}],
+    }
+
+
+def _envelope(surface_id: str, text: str) -> str:
+    card = _card(surface_id, text)
+    operations = [
+        {"version": "v0.9", "createSurface": {"surfaceId": surface_id, "catalogId": "c"}},
+        {
+            "version": "v0.9",
+            "updateComponents": {"surfaceId": surface_id, "components": card["components"]},
+        },
+    ]
+    return json.dumps({"a2ui_operations": operations})
+
+
+def test_a_sub_agents_message_after_its_wrappers_result_draws_inside_it() -> None:
+    """``@ag-ui/client`` files the wrapper's result before the message it made for the
+    sub-agent's call (its id the call's): drawn in the live order, once, on the wrapper's
+    message and key; wherever the result is, the same."""
+    wrapper = assistant("m1", toolCalls=[_call("g1", "generate_a2ui", {"intent": "create"})])
+    answer = {"id": "t1", "role": "tool", "toolCallId": "g1", "content": _envelope("card", "env")}
+    inner = assistant("r1", toolCalls=[_call("r1", "render_a2ui", _card("card", "streamed"))])
+    said = assistant("m2", content="Here it is.")
+    user = {"id": "u", "role": "user", "content": "hi"}
+    expected = [("m1", [("card", "streamed")])]
+    assert restored([user, wrapper, answer, inner, said]) == (expected, [])
+    assert restored([user, wrapper, inner, answer, said]) == (expected, [])
+    entries, _ = rehydrate([user, wrapper, answer, inner], converter=Converter(), limits=Limits())
+    assert [p.message_id for e in entries for p in e.parts] == ["a2ui-surface-g1"]
+
+
+def test_messages_of_the_agents_own_calls_keep_their_place() -> None:
+    """A message naming itself, with nothing open, owns its calls' drawings; a message of
+    the agent's own after a result stays after it."""
+    user = {"id": "u", "role": "user", "content": "hi"}
+    alone = assistant("r1", toolCalls=[_call("r1", "render_a2ui", _card("a", "alone"))])
+    assert restored([user, alone]) == ([("r1", [("a", "alone")])], [])
+    search = assistant("m1", toolCalls=[_call("b1", "search", {})])
+    answer = {"id": "t1", "role": "tool", "toolCallId": "b1", "content": _envelope("list", "found")}
+    own = assistant("m2", toolCalls=[_call("r2", "render_a2ui", _card("card", "own"))])
+    assert restored([user, search, answer, own]) == (
+        [("m1", [("list", "found")]), ("m2", [("card", "own")])],
+        [],
+    )

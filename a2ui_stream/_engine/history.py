@@ -15,6 +15,10 @@ messages holding ``a2ui_operations`` go through the same stage as live tool even
 (:mod:`a2ui_stream._engine.carriers`), each user message starting a new run, and what
 it draws belongs to the assistant message the call or result follows. A turn that
 also holds activity was recorded behind the middleware: its activity draws it alone.
+The messages are read in the order the run streamed them, which is not the order the
+client stores them in: ``@ag-ui/client`` files a result right after its call's
+message, before the messages a sub-agent's calls made while the call ran (see
+:func:`_live_order`), and those messages belong to the wrapper's message.
 
 Must not import: the reducer or shell modules. Pure: values in, values out.
 """
@@ -22,7 +26,7 @@ Must not import: the reducer or shell modules. Pure: values in, values out.
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import msgspec
 
@@ -118,15 +122,18 @@ def rehydrate(
     owners: list[str] = []
     carriers = Carriers()
     turn = 0
-    for role, message_id, fields in listed:
+    for role, message_id, fields in _live_order(listed):
         if role == "user":
             turn += 1
             carriers = Carriers()
             continue
-        if role in _OWNER_ROLES:
+        nameless = _nameless(role, message_id, fields)
+        # A sub-agent's message, made by the client for calls inside the open call,
+        # belongs to the message of that call, as its drawings do in the live run.
+        if role in _OWNER_ROLES and not (nameless and carriers.outer is not None):
             owner = message_id
         if role in {"assistant", "tool"} and owner is not None and turn not in behind:
-            events = _tool_events(role, message_id, owner, fields, skip)
+            events = _tool_events(role, message_id, None if nameless else owner, fields, skip)
             carriers, drew = _draw(carriers, events, (owner, tools, limits), drawn, diagnostics)
             if drew and owner not in owners:
                 owners.append(owner)
@@ -224,6 +231,56 @@ def _operations(content: bytes) -> list[Any] | None:
     return found if isinstance(found, list) else None
 
 
+def _nameless(role: Any, message_id: str | None, fields: Mapping[str, Any]) -> bool:
+    """Whether a stored message is one ``@ag-ui/client`` made for a call naming none.
+
+    A ``TOOL_CALL_START`` without a ``parentMessageId`` of an assistant message (a
+    sub-agent's call, as ag-ui-strands and ag-ui-adk re-emit them) gets an assistant
+    message of its own whose id is the call's.
+    """
+    if role != "assistant" or message_id is None or fields.get("content"):
+        return False
+    calls = fields.get("toolCalls")
+    first = calls[0] if isinstance(calls, list) and calls else None
+    return isinstance(first, Mapping) and first.get("id") == message_id
+
+
+_Listed: TypeAlias = tuple[Any, str | None, Mapping[str, Any]]
+
+
+def _live_order(listed: Sequence[_Listed]) -> list[_Listed]:
+    """The stored messages in the order the live run streamed them.
+
+    ``@ag-ui/client`` files a tool result right after the message holding its call
+    (after the results already there), so the result of a wrapper such as
+    ``generate_a2ui`` lands before the messages its sub-agent's calls made while it
+    ran. Each run of results that such messages (and their own results) follow is put
+    after them again, so that the sub-agent's calls are drawn inside the open call and
+    its result, which repeats what they drew, is taken as the live run took it. A
+    message the client made for a call naming no message right after a result is read
+    as a sub-agent's: the adapters that inject the wrapper name a message for the
+    agent's own calls.
+    """
+    ordered: list[_Listed] = []
+    index, count = 0, len(listed)
+    while index < count:
+        if listed[index][0] != "tool":
+            ordered.append(listed[index])
+            index += 1
+            continue
+        results = index
+        while index < count and listed[index][0] == "tool":
+            index += 1
+        inner = index
+        while index < count and _nameless(*listed[index]):
+            index += 1
+            while index < count and listed[index][0] == "tool":
+                index += 1
+        ordered.extend(listed[inner:index])
+        ordered.extend(listed[results:inner])
+    return ordered
+
+
 def _turns_with_activity(listed: Sequence[tuple[Any, str | None, Mapping[str, Any]]]) -> set[int]:
     """The turns (counted by user messages) that hold a2ui-surface activity."""
     turns: set[int] = set()
@@ -237,9 +294,17 @@ def _turns_with_activity(listed: Sequence[tuple[Any, str | None, Mapping[str, An
 
 
 def _tool_events(
-    role: str, message_id: str | None, owner: str, fields: Mapping[str, Any], skip: Container[str]
+    role: str,
+    message_id: str | None,
+    owner: str | None,
+    fields: Mapping[str, Any],
+    skip: Container[str],
 ) -> list[ev.Event]:
-    """A stored message as the tool events it stands for: calls in full, or a result."""
+    """A stored message as the tool events it stands for: calls in full, or a result.
+
+    The calls name ``owner`` as their ``parentMessageId``; ``None`` for the calls of a
+    message the client made for a call naming none (they named none live either).
+    """
     if role == "tool":
         call_id, content = fields.get("toolCallId"), fields.get("content")
         if not isinstance(call_id, str) or call_id in skip or not isinstance(content, str):
