@@ -269,6 +269,32 @@ class TestRenderArguments:
             )
             assert [(p[0], p[1]) for p in parts(processor)] == expected, outer
 
+    def test_a_renamed_wrapper_is_one_when_named(self) -> None:
+        """A wrapper given another name is a wrapper once ``wrapper_tools`` names it: a
+        render naming a message of its own inside it is the sub-agent's; without it,
+        the agent's own, as ag-ui-strands streams the agent's calls."""
+        card = {"surfaceId": "a", "components": [{"id": "root", "component": "Text", "text": "a"}]}
+        events = [RUN, start("o1", "make_ui", parent="m1"), end("o1")]
+        events += render("r1", card, parent="m2")
+        for options, key in (
+            ({}, "a2ui-surface-r1"),
+            ({"wrapper_tools": ("make_ui",)}, "a2ui-surface-o1"),
+            ({"wrapper_tools": ()}, "a2ui-surface-r1"),
+        ):
+            processor = Processor(**options)
+            processor.feed_events(events)
+            assert [(p[0], p[1]) for p in parts(processor)] == [("a", key)], options
+        processor = Processor(wrapper_tools=())  # generate_a2ui is then no wrapper either
+        processor.feed_events(
+            [
+                RUN,
+                start("o1", "generate_a2ui", parent="m1"),
+                end("o1"),
+                *render("r1", card, parent="m2"),
+            ]
+        )
+        assert [(p[0], p[1]) for p in parts(processor)] == [("a", "a2ui-surface-r1")]
+
     def test_escaped_names_read_as_the_middleware_reads_them(self) -> None:
         """A top-level name is read with its escapes (``surface\\u0049d`` is surfaceId); a
         name inside ``data`` as written, so its rows paint only once ``data`` closes."""

@@ -153,6 +153,45 @@ _HUGE_BUTTON = {
 _HUGE = json.dumps({"surfaceId": "s3", "components": [_HUGE_BUTTON], "data": {"m": "-HUGE"}})
 _HUGE = _HUGE.replace('"-HUGE"', "-1.7976931348623159e308").replace('"HUGE"', "1e400")
 _FAILED = {"code": "a2ui_recovery_exhausted", "error": "boom", "attempts": [{"attempt": 1}]}
+
+
+def _wrapped(name: str) -> list[dict[str, Any]]:
+    """A sub-agent inside a wrapper tool called ``name``, as ag-ui-langgraph streams one
+    (``get_a2ui_tools({"tool_name": name})``): the render call names the sub-agent's own
+    message, and the wrapper's result repeats the surface in the toolkit's envelope."""
+    inner = _render(_ARGS, 9)
+    inner[0] = {**inner[0], "parentMessageId": "m2"}
+    args = json.loads(_ARGS)
+    operations = [
+        {"version": "v0.9", "createSurface": {"surfaceId": "s1", "catalogId": "c"}},
+        {
+            "version": "v0.9",
+            "updateComponents": {"surfaceId": "s1", "components": args["components"]},
+        },
+        {
+            "version": "v0.9",
+            "updateDataModel": {"surfaceId": "s1", "path": "/", "value": args["data"]},
+        },
+    ]
+    return [
+        {
+            "type": "TOOL_CALL_START",
+            "toolCallId": "w1",
+            "toolCallName": name,
+            "parentMessageId": "m1",
+        },
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "w1", "delta": '{"intent":"create"}'},
+        {"type": "TOOL_CALL_END", "toolCallId": "w1"},
+        *inner,
+        {
+            "type": "TOOL_CALL_RESULT",
+            "messageId": "tm",
+            "toolCallId": "w1",
+            "content": json.dumps({"a2ui_operations": operations}),
+        },
+    ]
+
+
 #: name: (middleware config, Processor options, the run's events between start and end).
 EDGES: dict[str, tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]] = {
     "1-byte deltas": ({}, {}, _render(_ARGS, 1)),
@@ -182,6 +221,12 @@ EDGES: dict[str, tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]] = 
     "recovery exhausted, bare": ({}, {}, _result('{"code":"a2ui_recovery_exhausted"}')),
     "recovery exhausted, encoded twice": ({}, {}, _result(json.dumps(json.dumps(_FAILED)))),
     "bytes left over after the arguments": ({}, {}, _render(_ARGS + ']}"\\', 7)),
+    "a sub-agent inside generate_a2ui": ({}, {}, _wrapped("generate_a2ui")),
+    "a sub-agent inside a renamed wrapper": (
+        {},
+        {"wrapper_tools": ("make_ui",)},
+        _wrapped("make_ui"),
+    ),
 }
 
 

@@ -227,6 +227,8 @@ class TestArgumentTypes:
             ({"render_tools": 5}, TypeError, "an iterable of tool names.* not int"),
             ({"render_tools": ["a", 5]}, TypeError, "tool names .strings., not int 5"),
             ({"render_tools": [["a"]]}, TypeError, r"not list \['a'\]"),
+            ({"wrapper_tools": "make_ui"}, TypeError, "wrapper_tools must be an iterable"),
+            ({"wrapper_tools": [None]}, TypeError, "wrapper_tools must hold .* not NoneType"),
             ({"catalog_id": 5}, TypeError, "catalog_id must be a string or None, not int"),
         ],
     )
@@ -248,6 +250,8 @@ class TestArgumentTypes:
         reducer = a2ui_stream.Reducer(render_tools=["draw", "draw"], catalog_id="c", keep_runs=0)
         assert reducer.tools.render_tools == frozenset({"draw"})
         assert reducer.tools.catalog_id == "c"
+        assert reducer.tools.wrapper_tools == frozenset({"generate_a2ui"})
+        assert a2ui_stream.Reducer(wrapper_tools=()).tools.wrapper_tools == frozenset()
         assert a2ui_stream.Processor(render_tools=iter(["draw"])).limits == a2ui_stream.Limits()
 
     def test_feed_other(self) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from helpers import Result, text_surface
 
-from a2ui_stream import Processor
+from a2ui_stream import Processor, Reducer
 from a2ui_stream._convert.converter import Converter
 from a2ui_stream._engine.history import SeenIn, normalize_document, rehydrate
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
@@ -248,3 +248,58 @@ def test_messages_of_the_agents_own_calls_keep_their_place() -> None:
         [("m1", [("list", "found")]), ("m2", [("card", "own")])],
         [],
     )
+
+
+def test_a_renamed_wrappers_sub_agent_draws_inside_it_once_named() -> None:
+    """ag-ui-langgraph's sub-agent names a message of its own, which the client stores
+    after the wrapper's result: drawn once either way, inside the wrapper when it is
+    named in ``wrapper_tools``, as live."""
+    user = {"id": "u", "role": "user", "content": "hi"}
+    wrapper = assistant("m1", toolCalls=[_call("w1", "make_ui", {"intent": "create"})])
+    answer = {"id": "t1", "role": "tool", "toolCallId": "w1", "content": _envelope("card", "env")}
+    inner = assistant("m2", toolCalls=[_call("c1", "render_a2ui", _card("card", "streamed"))])
+    messages = [user, wrapper, answer, inner]
+    for wrappers, owner, key in (
+        (("generate_a2ui",), "m2", "a2ui-surface-c1"),  # the default
+        (("make_ui",), "m1", "a2ui-surface-w1"),
+    ):
+        reducer = Reducer(wrapper_tools=wrappers)
+        state, _, diagnostics = reducer.rehydrate(messages)
+        assert diagnostics == ()
+        assert [
+            (h.message_id, [(p.surface_id, p.message_id) for p in h.parts]) for h in state.history
+        ] == [(owner, [("card", key)])]
+        processor = Processor(wrapper_tools=wrappers)
+        processor.feed_events(
+            [
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {
+                    "type": "TOOL_CALL_START",
+                    "toolCallId": "w1",
+                    "toolCallName": "make_ui",
+                    "parentMessageId": "m1",
+                },
+                {"type": "TOOL_CALL_END", "toolCallId": "w1"},
+                {
+                    "type": "TOOL_CALL_START",
+                    "toolCallId": "c1",
+                    "toolCallName": "render_a2ui",
+                    "parentMessageId": "m2",
+                },
+                {
+                    "type": "TOOL_CALL_ARGS",
+                    "toolCallId": "c1",
+                    "delta": inner["toolCalls"][0]["function"]["arguments"],
+                },
+                {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+                {
+                    "type": "TOOL_CALL_RESULT",
+                    "messageId": "t1",
+                    "toolCallId": "w1",
+                    "content": answer["content"],
+                },
+            ]
+        )
+        assert [(p.surface_id, p.message_id) for p in processor.state.runs[-1].parts.values()] == [
+            ("card", key)
+        ]

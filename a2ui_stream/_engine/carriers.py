@@ -14,8 +14,9 @@ How a tool event becomes a drawing, top to bottom:
    (``outer``: the open non-render call it runs inside, such as ``generate_a2ui``) and
    draws the lifecycle ``building`` on messageId ``a2ui-surface-<key>``. Any other
    tool becomes the open outer call. A call runs inside the open call when it names no
-   message (a sub-agent's, as ag-ui-strands re-emits them), or, inside
-   ``generate_a2ui``, a message that is neither that call's nor one the agent spoke.
+   message (a sub-agent's, as ag-ui-strands re-emits them), or, inside a wrapper tool
+   (``generate_a2ui``, or a name in ``ToolConfig.wrapper_tools``), a message that is
+   neither that call's nor one the agent spoke.
 2. ``TOOL_CALL_ARGS`` appends to the call's text and advances a linear scan of its
    structure (:class:`Scan`): where each top-level value, the first ``data`` object's
    members and their arrays' items close. Progress (``progressTokens``, the text's
@@ -80,6 +81,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BASIC_CATALOG_ID",
     "RENDER_TOOL_NAME",
+    "WRAPPER_TOOL_NAME",
     "Carriers",
     "ToolConfig",
     "carry",
@@ -96,7 +98,7 @@ _TOKEN_STEP: Final = 20
 #: shows no more by default).
 _EVERY_ITEM: Final = 100
 #: The outer tool the adapters inject around their A2UI sub-agent (the toolkit's name).
-_WRAPPER_TOOL: Final = "generate_a2ui"
+WRAPPER_TOOL_NAME: Final = "generate_a2ui"
 _MESSAGE_PREFIX: Final = "a2ui-surface-"
 
 _JSON = msgspec.json.Decoder(float_hook=js_number)
@@ -111,10 +113,16 @@ class ToolConfig(NamedTuple):
         catalog_id: the catalog a streamed surface names, before any streamed
             ``catalogId`` (the middleware's ``defaultCatalogId`` or the client's own
             catalog); ``None`` leaves it to the run's input, then the arguments.
+        wrapper_tools: tool names that wrap an A2UI sub-agent: a render call inside
+            one, in a message that is neither the wrapper's nor one the agent spoke, is
+            the sub-agent's (the toolkit's ``generate_a2ui``, renamed by its
+            ``tool_name``; nothing in the stream tells such a message from one of the
+            agent's own calls, which ag-ui-strands streams each in a message of its own).
     """
 
     render_tools: frozenset[str] = frozenset({RENDER_TOOL_NAME})
     catalog_id: str | None = None
+    wrapper_tools: frozenset[str] = frozenset({WRAPPER_TOOL_NAME})
 
 
 # --- The stage's state ----------------------------------------------------------------
@@ -157,7 +165,7 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
     Attributes:
         calls: streaming render calls by toolCallId.
         outer: the open non-render call, if any, its ``parentMessageId``, and whether
-            it is the A2UI sub-agent's wrapper (``generate_a2ui``).
+            it wraps an A2UI sub-agent (``ToolConfig.wrapper_tools``).
         attempts: render attempts per key.
         retrying: keys whose last attempt was rejected.
         tokens: ``progressTokens`` last drawn per key.
@@ -290,14 +298,15 @@ def _on_start(c: Carriers, event: ev.ToolCallStart, config: ToolConfig, seq: int
         c = _replace(c, named=c.named.set(call_id, parent))
     if name not in config.render_tools:
         if name != _LOG_EVENT_TOOL:
-            c = _replace(c, outer=(call_id, parent, name == _WRAPPER_TOOL), spoken=None)
+            wrapper = name in config.wrapper_tools
+            c = _replace(c, outer=(call_id, parent, wrapper), spoken=None)
         return c, (), ()
     if c.behind_middleware:
         return c, (), ()  # the middleware draws this call; its activity is in the stream
     outer = c.outer
     # The middleware files every render call under the open call, so that each render
     # replaces the previous one (a defect we do not copy). A sub-agent's calls name no
-    # message (ag-ui-strands), or run inside ``generate_a2ui`` in a message of their own;
+    # message (ag-ui-strands), or run inside a wrapper in a message of their own;
     # the agent's own name one, its own message or one it spoke since.
     inside = outer is not None and (
         parent is None or (outer[2] and parent != outer[1] and parent != c.spoken)

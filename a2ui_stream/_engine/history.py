@@ -116,24 +116,22 @@ def rehydrate(
         _message_fields(message, index, diagnostics) for index, message in enumerate(messages)
     ]
     behind = _turns_with_activity(listed)
-    owner: str | None = None
     buckets: dict[str, tuple[str, Surfaces]] = {}
     drawn: dict[str, tuple[str, Surfaces]] = {}
     owners: list[str] = []
     carriers = Carriers()
     turn = 0
-    for role, message_id, fields in _live_order(listed):
+    for index, owner in _live_order(listed, tools):
+        role, message_id, fields = listed[index]
         if role == "user":
             turn += 1
             carriers = Carriers()
             continue
-        nameless = _nameless(role, message_id, fields)
-        # A sub-agent's message, made by the client for calls inside the open call,
-        # belongs to the message of that call, as its drawings do in the live run.
-        if role in _OWNER_ROLES and not (nameless and carriers.outer is not None):
-            owner = message_id
         if role in {"assistant", "tool"} and owner is not None and turn not in behind:
-            events = _tool_events(role, message_id, None if nameless else owner, fields, skip)
+            # A call names the message it is in, as live; one in a message the client
+            # made for a call naming none named none.
+            parent = None if _nameless(role, message_id, fields) else message_id
+            events = _tool_events(role, message_id, parent, fields, skip)
             carriers, drew = _draw(carriers, events, (owner, tools, limits), drawn, diagnostics)
             if drew and owner not in owners:
                 owners.append(owner)
@@ -160,7 +158,9 @@ def rehydrate(
         if owner not in owners:
             owners.append(owner)
     entries = []
-    for owner_id in owners:
+    # In the stored order, which the live order of the tool carriers may not follow.
+    place = {message_id: at for at, (_role, message_id, _fields) in enumerate(listed)}
+    for owner_id in sorted(owners, key=lambda owner_id: place.get(owner_id, 0)):
         # Activity outranks the tool carriers, as in a live run.
         union: dict[str, tuple[str, Surface]] = {}
         for layer in (drawn, buckets):
@@ -248,37 +248,86 @@ def _nameless(role: Any, message_id: str | None, fields: Mapping[str, Any]) -> b
 _Listed: TypeAlias = tuple[Any, str | None, Mapping[str, Any]]
 
 
-def _live_order(listed: Sequence[_Listed]) -> list[_Listed]:
-    """The stored messages in the order the live run streamed them.
+def _calls(fields: Mapping[str, Any]) -> list[tuple[Any, Any]]:
+    """``(id, name)`` of each call a stored message holds."""
+    calls = fields.get("toolCalls")
+    found = []
+    for call in calls if isinstance(calls, list) else ():
+        function = call.get("function") if isinstance(call, Mapping) else None
+        name = function.get("name") if isinstance(function, Mapping) else None
+        found.append((call.get("id") if isinstance(call, Mapping) else None, name))
+    return found
+
+
+def _live_order(listed: Sequence[_Listed], tools: ToolConfig) -> list[tuple[int, str | None]]:
+    """The stored messages' indexes in live order, each with its owner.
+
+    The live order is the one the run streamed them in; the owner is the message that
+    owns what the message draws.
 
     ``@ag-ui/client`` files a tool result right after the message holding its call
-    (after the results already there), so the result of a wrapper such as
-    ``generate_a2ui`` lands before the messages its sub-agent's calls made while it
-    ran. Each run of results that such messages (and their own results) follow is put
-    after them again, so that the sub-agent's calls are drawn inside the open call and
-    its result, which repeats what they drew, is taken as the live run took it. A
-    message the client made for a call naming no message right after a result is read
-    as a sub-agent's: the adapters that inject the wrapper name a message for the
-    agent's own calls.
+    (after the results already there), so a result lands before the messages the
+    client made for calls started while its call ran: a wrapper's (``generate_a2ui``)
+    before its sub-agent's calls. Each run of results that such messages (and their own
+    results) follow is put after them again, so that the sub-agent's calls are drawn
+    inside the open call and its result, which repeats what they drew, is taken as the
+    live run took it. Such a message is one the client made for a call naming no
+    message (the adapters that inject the wrapper name a message for the agent's own
+    calls), or one of render calls alone. Each message is owned by the nearest owner
+    (assistant or reasoning message) before it in the stored order, itself included,
+    except a message made for a call naming none and one of render calls after a
+    wrapper's result (``ToolConfig.wrapper_tools``): a sub-agent's, owned by the owner
+    before it, as its drawings belong to the wrapper's message in the live run.
     """
-    ordered: list[_Listed] = []
+    names = {call_id: name for _role, _id, fields in listed for call_id, name in _calls(fields)}
+    owner_at: list[str | None] = []
+    owner: str | None = None
+    turn_owner: str | None = None  # the owner within the turn, for a sub-agent's message
+    for role, message_id, fields in listed:
+        if role == "user":
+            turn_owner = None
+        elif role in _OWNER_ROLES and not (
+            turn_owner is not None and _nameless(role, message_id, fields)
+        ):
+            owner = turn_owner = message_id
+        owner_at.append(owner)
+    ordered: list[tuple[int, str | None]] = []
     index, count = 0, len(listed)
     while index < count:
         if listed[index][0] != "tool":
-            ordered.append(listed[index])
+            ordered.append((index, owner_at[index]))
             index += 1
             continue
         results = index
         while index < count and listed[index][0] == "tool":
             index += 1
+        wrapped = any(
+            names.get(fields.get("toolCallId")) in tools.wrapper_tools
+            for _role, _id, fields in listed[results:index]
+        )
         inner = index
-        while index < count and _nameless(*listed[index]):
+        while index < count and (_nameless(*listed[index]) or _renders_alone(listed[index], tools)):
+            # A sub-agent's message after its wrapper's result belongs where the result does.
+            sub_agent = wrapped and listed[index][0] == "assistant"
+            ordered.append((index, owner_at[results] if sub_agent else owner_at[index]))
             index += 1
             while index < count and listed[index][0] == "tool":
+                ordered.append((index, owner_at[index]))
                 index += 1
-        ordered.extend(listed[inner:index])
-        ordered.extend(listed[results:inner])
+        ordered.extend((at, owner_at[at]) for at in range(results, inner))
     return ordered
+
+
+def _renders_alone(message: _Listed, tools: ToolConfig) -> bool:
+    """Whether a stored message is an assistant message of render calls and nothing else."""
+    role, _message_id, fields = message
+    calls = _calls(fields)
+    return (
+        role == "assistant"
+        and not fields.get("content")
+        and bool(calls)
+        and all(name in tools.render_tools for _id, name in calls)
+    )
 
 
 def _turns_with_activity(listed: Sequence[tuple[Any, str | None, Mapping[str, Any]]]) -> set[int]:
@@ -296,14 +345,13 @@ def _turns_with_activity(listed: Sequence[tuple[Any, str | None, Mapping[str, An
 def _tool_events(
     role: str,
     message_id: str | None,
-    owner: str | None,
+    parent: str | None,
     fields: Mapping[str, Any],
     skip: Container[str],
 ) -> list[ev.Event]:
     """A stored message as the tool events it stands for: calls in full, or a result.
 
-    The calls name ``owner`` as their ``parentMessageId``; ``None`` for the calls of a
-    message the client made for a call naming none (they named none live either).
+    The calls name ``parent`` as their ``parentMessageId``.
     """
     if role == "tool":
         call_id, content = fields.get("toolCallId"), fields.get("content")
@@ -323,7 +371,7 @@ def _tool_events(
         if not isinstance(name, str) or not isinstance(arguments, str):
             continue
         events.append(
-            ev.ToolCallStart(tool_call_id=call_id, tool_call_name=name, parent_message_id=owner)
+            ev.ToolCallStart(tool_call_id=call_id, tool_call_name=name, parent_message_id=parent)
         )
         events.append(ev.ToolCallArgs(tool_call_id=call_id, delta=arguments))
         events.append(ev.ToolCallEnd(tool_call_id=call_id))

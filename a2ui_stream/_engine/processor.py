@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import msgspec
 
-from a2ui_stream._engine.carriers import RENDER_TOOL_NAME
+from a2ui_stream._engine.carriers import RENDER_TOOL_NAME, WRAPPER_TOOL_NAME
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._state.stream import Part, PartDiff, RunState, StreamState
 from a2ui_stream._wire import events as ev
@@ -62,6 +62,7 @@ class Processor:
         state: StreamState | None = None,
         render_tools: Iterable[str] = (RENDER_TOOL_NAME,),
         catalog_id: str | None = None,
+        wrapper_tools: Iterable[str] = (WRAPPER_TOOL_NAME,),
     ) -> None:
         """Decide the configuration once.
 
@@ -80,6 +81,9 @@ class Processor:
                 for an agent set up with a custom render tool name.
             catalog_id: the catalog id a surface drawn from render arguments names
                 (the middleware's ``defaultCatalogId``); see :class:`Reducer`.
+            wrapper_tools: the tool names that wrap an A2UI sub-agent, ``generate_a2ui``
+                unless the agent renamed it (the toolkit's ``tool_name``); see
+                :class:`Reducer`.
 
         Raises:
             TypeError: an option is of the wrong kind (``log`` no event log, ``state``
@@ -91,7 +95,11 @@ class Processor:
             message = f"state must be a StreamState or None, not {type(state).__name__}"
             raise TypeError(message)
         self._reducer = Reducer(
-            limits=limits, keep_runs=keep_runs, render_tools=render_tools, catalog_id=catalog_id
+            limits=limits,
+            keep_runs=keep_runs,
+            render_tools=render_tools,
+            catalog_id=catalog_id,
+            wrapper_tools=wrapper_tools,
         )
         self.limits = self._reducer.limits
         self._decoder = EventDecoder(format=format, limits=self.limits, strict=strict)

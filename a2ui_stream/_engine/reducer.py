@@ -46,6 +46,7 @@ from a2ui_stream._engine.buckets import (
 )
 from a2ui_stream._engine.carriers import (
     RENDER_TOOL_NAME,
+    WRAPPER_TOOL_NAME,
     Carriers,
     ToolConfig,
     carry,
@@ -127,6 +128,7 @@ class Reducer:
         keep_runs: int | None = None,
         render_tools: Iterable[str] = (RENDER_TOOL_NAME,),
         catalog_id: str | None = None,
+        wrapper_tools: Iterable[str] = (WRAPPER_TOOL_NAME,),
     ) -> None:
         """Decide the configuration once.
 
@@ -139,17 +141,26 @@ class Reducer:
             catalog_id: the catalog a surface drawn from render arguments names (the
                 middleware's ``defaultCatalogId``); when omitted, the run input's
                 schema entry, then the arguments' ``catalogId``, then the basic catalog.
+            wrapper_tools: the tool names that wrap an A2UI sub-agent (the toolkit's
+                ``generate_a2ui``, or the ``tool_name`` the agent gave it): a render
+                call inside one, naming a message of the sub-agent's, is drawn under the
+                wrapper's messageId, as the middleware draws it.
 
         Raises:
             TypeError: an option is of the wrong kind: ``limits`` no :class:`Limits`,
-                ``render_tools`` a string or holding anything but strings,
+                ``render_tools`` or ``wrapper_tools`` a string or holding anything but
+                strings,
                 ``catalog_id`` no string.
             UsageError: ``keep_runs`` is not ``None`` or a whole number of at least 0.
         """
         _check_options(limits, keep_runs, catalog_id)
         self.limits = limits or Limits()
         self.keep_runs = keep_runs
-        self.tools = ToolConfig(_tool_names(render_tools), catalog_id or None)
+        self.tools = ToolConfig(
+            _tool_names(render_tools, "render_tools"),
+            catalog_id or None,
+            _tool_names(wrapper_tools, "wrapper_tools"),
+        )
         self._converter = Converter(limits=self.limits)
         # Beside the states, never inside them: each surface's latest conversion, which
         # the converter builds on; a cache whose contents never change a result.
@@ -552,17 +563,17 @@ def _check_options(limits: object, keep_runs: object, catalog_id: object) -> Non
         raise TypeError(message)
 
 
-def _tool_names(render_tools: object) -> frozenset[str]:
-    """The render tool names, refusing one name given alone (a set of its letters)."""
-    if isinstance(render_tools, str | bytes) or not isinstance(render_tools, Iterable):
-        kind = type(render_tools).__name__
-        message = f"render_tools must be an iterable of tool names, such as a tuple, not {kind}"
+def _tool_names(tools: object, option: str) -> frozenset[str]:
+    """An option's tool names, refusing one name given alone (a set of its letters)."""
+    if isinstance(tools, str | bytes) or not isinstance(tools, Iterable):
+        kind = type(tools).__name__
+        message = f"{option} must be an iterable of tool names, such as a tuple, not {kind}"
         raise TypeError(message)
-    names = tuple(render_tools)
+    names = tuple(tools)
     strange = [name for name in names if not isinstance(name, str)]
     if strange:
         kind = type(strange[0]).__name__
-        message = f"render_tools must hold tool names (strings), not {kind} {strange[0]!r}"
+        message = f"{option} must hold tool names (strings), not {kind} {strange[0]!r}"
         raise TypeError(message)
     return frozenset(names)
 
