@@ -11,6 +11,7 @@ from a2ui_stream import (
     A2uiRequest,
     Processor,
     Reducer,
+    Severity,
     basic_catalog,
     decode_event,
     outbound_messages,
@@ -406,6 +407,61 @@ class TestToolResults:
             ]
         )
         assert [(p[0], p[1]) for p in parts(processor)] == [("one", "a2ui-surface-i2")]
+
+    def test_a_content_of_parts_draws_nothing_and_says_why(self) -> None:
+        """The middleware reads only a string content (``JSON.parse`` of a list fails), so
+        a list of content parts draws nothing, here as behind it; one whose text holds
+        A2UI is a ``tool.result_parts`` warning, other parts say nothing."""
+        envelope = json.dumps({"a2ui_operations": ops("s", "x")})
+        failure = json.dumps({"code": "a2ui_recovery_exhausted", "error": "boom"})
+        for content, codes in (
+            ([{"type": "text", "text": envelope}], ["tool.result_parts"]),
+            (
+                [{"type": "text", "text": envelope[:9]}, {"type": "text", "text": envelope[9:]}],
+                ["tool.result_parts"],
+            ),
+            ([{"type": "text", "text": failure}], ["tool.result_parts"]),
+            ([{"type": "text", "text": "found 3 flights"}], []),
+            ([{"type": "image", "source": {"type": "url", "value": "https://x/y.png"}}], []),
+        ):
+            processor = Processor()
+            events = [RUN, start("b1", "search"), end("b1")]
+            event = {
+                "type": "TOOL_CALL_RESULT",
+                "messageId": "t",
+                "toolCallId": "b1",
+                "content": content,
+            }
+            processor.feed_events([*events, event])
+            found = processor.take_diagnostics()
+            assert [d.code for d in found] == codes, content
+            assert all(d.seq == 3 and d.severity == Severity.WARNING for d in found)
+            assert parts(processor) == []
+            assert processor.state.current is not None
+            assert processor.state.current.lifecycles == {}
+
+    def test_a_content_of_parts_in_history_says_why_too(self) -> None:
+        content = [{"type": "text", "text": json.dumps({"a2ui_operations": ops("s", "x")})}]
+        messages: list[dict[str, Any]] = [
+            {"role": "user", "id": "u1", "content": "find"},
+            {
+                "role": "assistant",
+                "id": "a1",
+                "toolCalls": [
+                    {
+                        "id": "b1",
+                        "type": "function",
+                        "function": {"name": "search", "arguments": "{}"},
+                    }
+                ],
+            },
+            {"role": "tool", "id": "t1", "toolCallId": "b1", "content": content},
+        ]
+        state, _, diagnostics = Reducer().rehydrate(messages)
+        assert state.history == ()
+        assert [(d.code, d.message_id, d.seq) for d in diagnostics] == [
+            ("tool.result_parts", "a1", None)
+        ]
 
     def test_a_json_string_is_decoded_once_more_and_no_further(self) -> None:
         """Double-encoded content draws; triple-encoded does not."""

@@ -221,6 +221,19 @@ EDGES: dict[str, tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]] = 
     "recovery exhausted, bare": ({}, {}, _result('{"code":"a2ui_recovery_exhausted"}')),
     "recovery exhausted, encoded twice": ({}, {}, _result(json.dumps(json.dumps(_FAILED)))),
     "bytes left over after the arguments": ({}, {}, _render(_ARGS + ']}"\\', 7)),
+    "a result as content parts": (
+        {},
+        {},
+        [
+            *_result(_OPS)[:2],
+            {
+                "type": "TOOL_CALL_RESULT",
+                "messageId": "tm",
+                "toolCallId": "b1",
+                "content": [{"type": "text", "text": _OPS}],
+            },
+        ],
+    ),
     "a sub-agent inside generate_a2ui": ({}, {}, _wrapped("generate_a2ui")),
     "a sub-agent inside a renamed wrapper": (
         {},
@@ -249,9 +262,11 @@ def test_hand_written_edges_draw_as_the_middleware_draws_them() -> None:
     out = json.loads(run_node(folder, "a2ui_middleware_replay.mjs", data=payload))
     for (name, events), result in zip(runs.items(), out["cases"], strict=True):
         options = EDGES[name][1]
+        assert result["errors"] == [None], name  # the client accepted every event
         assert drawn(result["runs"][0], **options) == drawn(events, **options), name
     painted = {name for name, events in runs.items() if drawn(events, **EDGES[name][1])["parts"]}
     assert painted == set(EDGES) - {
+        "a result as content parts",  # the middleware reads only a string content
         "a result encoded three times",
         "recovery exhausted",
         "recovery exhausted, bare",

@@ -101,6 +101,7 @@ PINNED = frozenset(
         "tool.args_unusable",
         "tool.components_untyped",
         "tool.call_unended",
+        "tool.result_parts",
     }
 )
 

@@ -6,7 +6,13 @@ import json
 
 import msgspec
 
-from a2ui_stream._engine.results import MAX_ATTEMPTS, operations, recovery_failure, surface_of
+from a2ui_stream._engine.results import (
+    MAX_ATTEMPTS,
+    operations,
+    parts_text,
+    recovery_failure,
+    surface_of,
+)
 
 CREATE = {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}}
 ENVELOPE = json.dumps({"a2ui_operations": [CREATE, None, "x", 3, [1], {"version": "v0.9"}]})
@@ -73,3 +79,22 @@ class TestRecoveryFailure:
         """Another code, bad JSON, content that is not text."""
         for content in ('{"code": "other"}', "{", '"a2ui_recovery_exhausted"', None):
             assert recovery_failure(content) is None
+
+
+class TestPartsText:
+    def test_text_parts_are_joined_and_the_rest_left_out(self) -> None:
+        parts = [
+            {"type": "text", "text": '{"a2ui_'},
+            {"type": "image", "source": {"type": "url", "value": "https://x"}},
+            {"type": "text", "text": 'operations": []}'},
+            {"type": "text", "text": 5},
+            "text",
+        ]
+        assert parts_text(parts) == '{"a2ui_operations": []}'
+        assert operations(parts_text(parts)) == []
+        assert operations(parts) is None  # the list itself reads as no envelope
+
+    def test_no_list_or_no_text_part_is_none(self) -> None:
+        assert parts_text('{"a2ui_operations": []}') is None
+        assert parts_text([]) is None
+        assert parts_text([{"type": "image"}, {"text": "no type"}]) is None

@@ -33,6 +33,8 @@ How a tool event becomes a drawing, top to bottom:
    the surfaces a render call of the run already painted, unless a render call of
    this call (or inside it) already painted; ``a2ui_recovery_exhausted`` draws the
    lifecycle ``failed`` (how the content reads: :mod:`a2ui_stream._engine.results`).
+   A content given as a list of parts draws nothing, as behind the middleware, which
+   reads only a string; ``tool.result_parts`` says so when its text holds A2UI.
    It is keyed by the open call only when its own call ran inside it (named no
    message); the agent's own call keeps its own key.
 4. ``RUN_FINISHED`` with calls still open (no ``TOOL_CALL_END``) reports each
@@ -61,7 +63,13 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias
 import msgspec
 
 from a2ui_stream._engine.argscan import Scan, Tail, advance, watch
-from a2ui_stream._engine.results import MAX_ATTEMPTS, operations, recovery_failure, surface_of
+from a2ui_stream._engine.results import (
+    MAX_ATTEMPTS,
+    operations,
+    parts_text,
+    recovery_failure,
+    surface_of,
+)
 from a2ui_stream._engine.toolkit import structural_errors
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._wire import events as ev
@@ -590,6 +598,16 @@ def _on_result(c: Carriers, event: ev.ToolCallResult, _config: ToolConfig, seq: 
         drawings, c = _result_drawings(c, event)
     if c.outer is not None and c.outer[0] == call_id:
         c = _replace(c, outer=None)
+    text = None if handled else parts_text(event.content)
+    if text is not None and (operations(text) is not None or recovery_failure(text) is not None):
+        # Drawing it would differ from the same run behind the middleware, which draws
+        # nothing from it; saying so is what is missing.
+        message = (
+            "the result's content is a list of content parts whose text holds A2UI "
+            "(a2ui_operations or a recovery failure); not drawn: the middleware reads "
+            "only a string content, so send the envelope as the content itself"
+        )
+        return c, drawings, (_problem(Code.TOOL_RESULT_PARTS, message, seq, call_id),)
     return c, drawings, ()
 
 

@@ -193,7 +193,11 @@ def _draw(
     owner, tools, limits = where
     drew = False
     for event in events:
-        carriers, drawings, _found = carry(carriers, event, tools)
+        carriers, drawings, found = carry(carriers, event, tools)
+        # What the live stage says of the event; no seq: history is no event stream.
+        diagnostics.extend(
+            msgspec.structs.replace(one, seq=None, message_id=owner) for one in found
+        )
         for drawing in drawings:
             key = drawing.message_id if isinstance(drawing.message_id, str) else ""
             operations = _operations(bytes(drawing.content))
@@ -355,7 +359,11 @@ def _tool_events(
     """
     if role == "tool":
         call_id, content = fields.get("toolCallId"), fields.get("content")
-        if not isinstance(call_id, str) or call_id in skip or not isinstance(content, str):
+        if isinstance(content, list):  # content parts: read as live (nothing drawn)
+            content = [part for part in content if isinstance(part, dict)]
+        elif not isinstance(content, str):
+            return []
+        if not isinstance(call_id, str) or call_id in skip:
             return []
         return [
             ev.ToolCallResult(message_id=message_id or "", tool_call_id=call_id, content=content)

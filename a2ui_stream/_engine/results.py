@@ -4,7 +4,8 @@ Owns the two readings of a ``TOOL_CALL_RESULT``'s content that draw: the operati
 envelope (``{"a2ui_operations": [...]}``, as JSON or as a JSON string of it, decoded
 once more and no further), with the surfaceId each operation targets, and the toolkit's
 ``a2ui_recovery_exhausted`` failure, which becomes the lifecycle ``failed``
-(``shared/reference/agui-a2ui-middleware.md`` section 2.7 d). The tool-carrier stage
+(``shared/reference/agui-a2ui-middleware.md`` section 2.7 d); and the text of a content given as a list of parts, which the middleware
+does not read, so that the stage can say why it drew nothing. The tool-carrier stage
 (:mod:`a2ui_stream._engine.carriers`) decides what the operations draw and under which
 messageId.
 
@@ -21,7 +22,7 @@ from msgspec import UNSET, UnsetType
 
 from a2ui_stream._wire.numbers import js_number, js_string
 
-__all__ = ["MAX_ATTEMPTS", "operations", "recovery_failure", "surface_of"]
+__all__ = ["MAX_ATTEMPTS", "operations", "parts_text", "recovery_failure", "surface_of"]
 
 #: Render attempts the toolkit allows (``MAX_A2UI_ATTEMPTS``).
 MAX_ATTEMPTS: Final = 3
@@ -72,6 +73,27 @@ def operations(content: object) -> list[msgspec.Raw] | None:
     except (msgspec.DecodeError, RecursionError):
         return None
     return [op for op in envelope.a2ui_operations if bytes(op).lstrip()[:1] == b"{"]
+
+
+def parts_text(content: object) -> str | None:
+    """The text of a content given as a list of parts (AG-UI 1.0), or ``None``.
+
+    The ``text`` of each ``{"type": "text"}`` part, joined as the Python adapters join
+    them when they flatten a tool's blocks into the string they send. ``None`` for a
+    content that is no list or holds no text part. The middleware reads no such
+    content at all (``JSON.parse`` of a list fails): what this returns is only for
+    saying why a result that holds an envelope there drew nothing.
+    """
+    if not isinstance(content, list):
+        return None
+    texts = [
+        part["text"]
+        for part in content
+        if isinstance(part, dict)
+        and part.get("type") == "text"
+        and isinstance(part.get("text"), str)
+    ]
+    return "".join(texts) if texts else None
 
 
 def surface_of(op: msgspec.Raw) -> Any:

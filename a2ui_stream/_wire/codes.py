@@ -129,6 +129,9 @@ class Code(enum.StrEnum):
     TOOL_COMPONENTS_UNTYPED = "tool.components_untyped"
     #: WARNING: ``RUN_FINISHED`` before a tool call's ``TOOL_CALL_END``; what it drew stays.
     TOOL_CALL_UNENDED = "tool.call_unended"
+    #: WARNING: a tool result whose content is a list of parts with A2UI in its text; not
+    #: drawn (the middleware reads only a string content).
+    TOOL_RESULT_PARTS = "tool.result_parts"
     #: WARNING: a history activity with no assistant message before it; skipped.
     HISTORY_ORPHAN_ACTIVITY = "history.orphan_activity"
     #: ERROR: a history item that is neither a message nor a mapping; skipped.
