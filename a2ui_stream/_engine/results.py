@@ -4,10 +4,10 @@ Owns the two readings of a ``TOOL_CALL_RESULT``'s content that draw: the operati
 envelope (``{"a2ui_operations": [...]}``, as JSON or as a JSON string of it, decoded
 once more and no further), with the surfaceId each operation targets, and the toolkit's
 ``a2ui_recovery_exhausted`` failure, which becomes the lifecycle ``failed``
-(``shared/reference/agui-a2ui-middleware.md`` section 2.7 d); and the text of a content given as a list of parts, which the middleware
-does not read, so that the stage can say why it drew nothing. The tool-carrier stage
-(:mod:`a2ui_stream._engine.carriers`) decides what the operations draw and under which
-messageId.
+(``shared/reference/agui-a2ui-middleware.md`` section 2.7 d); and the text of a content
+given as a list of parts, which the middleware does not read, so that the stage can say
+why it drew nothing. The tool-carrier stage (:mod:`a2ui_stream._engine.carriers`)
+decides what the operations draw and under which messageId.
 
 Must not import: the reducer, the carrier stage or the shell. Pure: strings in, values
 out; content that is no envelope reads as ``None``, never an exception.
