@@ -24,13 +24,21 @@ import msgspec
 import pytest
 from installed_peers import node_peer, run_node
 from strands_agent import post_run, strands_agent
-from test_live_strands import CARD
 
 from a2ui_stream import A2uiRequest, Processor, Reducer, basic_catalog, build_run_input
 from a2ui_stream._wire.numbers import encode_json
 
 PEERS = ["@ag-ui/a2ui-middleware@0.0.10", "@ag-ui/client@1.0.0", "rxjs@7.8.1"]
 USER = {"role": "user", "id": "u1", "content": "Draw me a greeting card"}
+CARD = {
+    "surfaceId": "greeting",
+    "components": [
+        {"id": "root", "component": "Column", "children": ["hello", "who"]},
+        {"id": "hello", "component": "Text", "text": "Hello"},
+        {"id": "who", "component": "Text", "text": {"path": "/name"}},
+    ],
+    "data": {"name": "Ada"},
+}
 TURNS: list[dict[str, Any]] = [
     {"tool": "generate_a2ui", "input": {"intent": "create", "changes": "a greeting card"}},
     {"tool": "render_a2ui", "input": CARD, "chunk": 9},
