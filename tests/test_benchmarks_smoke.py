@@ -302,6 +302,30 @@ class TestMarginal:
         ]
         assert all("µs per event" in row for row in rows)
 
+    @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+    def test_instructions_are_counted_by_cachegrind(self) -> None:
+        """``--instructions`` prints the instructions one event took past its setup."""
+        command = [sys.executable, str(BENCH / "bench_marginal.py"), "append", "--at", "5"]
+        command += ["--count", "10", "--instructions"]
+        done = subprocess.run(command, check=True, capture_output=True, text=True)  # noqa: S603
+        [row] = done.stdout.splitlines()
+        assert row.startswith("append at      5:")
+        counted = int(row.split(":")[1].split("instructions")[0].replace(",", ""))
+        assert 10_000 < counted < 10_000_000  # an append delta: hundreds of thousands
+
+    def test_instructions_need_valgrind(self, tmp_path: Path) -> None:
+        """Without valgrind on the PATH, ``--instructions`` says what it needs."""
+        command = [sys.executable, str(BENCH / "bench_marginal.py"), "append", "--instructions"]
+        done = subprocess.run(  # noqa: S603
+            command,
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "PATH": str(tmp_path)},
+        )
+        assert done.returncode != 0
+        assert "needs valgrind" in done.stderr
+
     def test_a_size_past_the_run_cap_is_refused(self) -> None:
         """Past the run-wide cap on live surfaces the timed events would be refusals."""
         command = [sys.executable, str(BENCH / "bench_marginal.py"), "messages", "--at", "10001"]
