@@ -7,6 +7,7 @@ console script run as real subprocesses.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -36,7 +37,7 @@ from a2ui_stream.errors import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
 FIRST, SECOND = recording_runs()
@@ -441,54 +442,54 @@ class TestInteractive:
 
     def test_default_on_a_terminal(self) -> None:
         """With no -m on a terminal, run prompts; an empty line ends it with exit 0."""
-        controller, terminal = pty.openpty()
-        with SdkAgent([Turn(FIRST)]) as agent:
-            command = subprocess.Popen(  # noqa: S603 - our own console script
-                [str(CONSOLE_SCRIPT), "run", agent.url],
-                stdin=terminal,
-                stdout=terminal,
-                stderr=subprocess.PIPE,
-            )
-            os.close(terminal)
-            try:
-                seen = read_until(controller, b"you> ")
-                os.write(controller, b"hello\n")
-                seen += read_until(controller, b"you> ")
-                os.write(controller, b"\n")
-                assert command.wait(timeout=SUBPROCESS_TIMEOUT) == 0
-            finally:
-                command.kill()
-                command.wait()
-                os.close(controller)
+        with (
+            SdkAgent([Turn(FIRST)]) as agent,
+            run_on_a_terminal(agent.url) as (command, controller),
+        ):
+            seen = read_until(controller, b"you> ")
+            os.write(controller, b"hello\n")
+            seen += read_until(controller, b"you> ")
+            os.write(controller, b"\n")
+            assert command.wait(timeout=SUBPROCESS_TIMEOUT) == 0
         assert b"1) Button 'Book the first'" in seen
         assert agent.inputs()[0].messages[0].content == "hello"
 
     def test_ctrl_c_at_the_prompt_ends_at_once(self) -> None:
         """SIGINT while the prompt waits for a line: exit 130 now, not at the next line."""
-        controller, terminal = pty.openpty()
-        with SdkAgent([]) as agent:
-            command = subprocess.Popen(  # noqa: S603 - our own console script
-                [str(CONSOLE_SCRIPT), "run", agent.url],
-                stdin=terminal,
-                stdout=terminal,
-                stderr=subprocess.PIPE,
-            )
-            os.close(terminal)
-            try:
-                read_until(controller, b"you> ")
-                time.sleep(0.3)  # the reading thread is blocked in its read by now
-                command.send_signal(signal.SIGINT)
-                # A thread blocked reading the terminal kept the interpreter alive.
-                code = command.wait(timeout=SUBPROCESS_TIMEOUT)
-                assert command.stderr is not None
-                err = command.stderr.read().decode()
-            finally:
-                command.kill()
-                command.wait()
-                os.close(controller)
+        with SdkAgent([]) as agent, run_on_a_terminal(agent.url) as (command, controller):
+            read_until(controller, b"you> ")
+            time.sleep(0.3)  # the reading thread is blocked in its read by now
+            command.send_signal(signal.SIGINT)
+            # A thread blocked reading the terminal kept the interpreter alive.
+            code = command.wait(timeout=SUBPROCESS_TIMEOUT)
+            assert command.stderr is not None
+            err = command.stderr.read().decode()
         assert code == EXIT_INTERRUPTED
         assert one_line(err).endswith("interrupted: the run was cancelled")
         assert agent.received == []
+
+
+@contextlib.contextmanager
+def run_on_a_terminal(url: str) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """``a2ui-stream run URL`` with a pseudo-terminal for stdin and stdout.
+
+    Yields the process and the terminal's controlling end; the process is killed and
+    the terminal closed on the way out, whatever the test did.
+    """
+    controller, terminal = pty.openpty()
+    command = subprocess.Popen(  # noqa: S603 - our own console script
+        [str(CONSOLE_SCRIPT), "run", url],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=subprocess.PIPE,
+    )
+    os.close(terminal)
+    try:
+        yield command, controller
+    finally:
+        command.kill()
+        command.wait()
+        os.close(controller)
 
 
 def read_until(fd: int, marker: bytes) -> bytes:
