@@ -112,6 +112,30 @@ class TestSynthesize:
         )
         assert settle(finished, 9) == []
 
+    def test_settled_warnings_name_the_bucket_that_draws_the_surface(self) -> None:
+        """At the run's end each warning names its surface's owner, in drawing order."""
+        broken = [
+            create_surface("a"),
+            update_components("a", {"id": "root", "component": "Column", "children": ["x"]}),
+            create_surface("b"),
+            update_components("b", {"id": "root", "component": "Column", "children": ["y"]}),
+        ]
+        run = run_of(
+            ("m1", surfaces(*broken)),
+            ("m2", surfaces(*broken[2:])),
+            tools=(("t1", surfaces(*broken)), ("t2", surfaces(*broken[:2]))),
+        )
+        after, _, _ = step(run, "a", "b")
+        ended = RunState(
+            run_id="r",
+            buckets=run.buckets,
+            tool_buckets=run.tool_buckets,
+            reported=after.reported,
+        )
+        owners = [(n.surface_id, n.message_id) for n in settle(ended, 9)]
+        # The latest activity bucket holding each surface, though tool buckets came later.
+        assert owners == [("a", "m1"), ("b", "m2")]
+
 
 class TestDiffs:
     def test_make_diff_of_each_kind(self) -> None:

@@ -240,19 +240,27 @@ def settle(run: RunState, seq: int | None) -> list[Diagnostic]:
     if run.status != "running":
         return []
     found: list[Diagnostic] = []
-    for surface_id in run.surfaces():
-        warnings = run.reported.get(surface_id, ())
-        if not warnings:  # most surfaces: no search of the buckets for their owner
-            continue
-        owner = _owner(run, surface_id)
-        if owner is None:
-            continue
+    reported = run.reported
+    for surface_id, message_id in _owners(run).items():
         found.extend(
-            _replace(w, seq=seq, message_id=owner[0], message=w.message + _SETTLED)
-            for w in warnings
+            _replace(w, seq=seq, message_id=message_id, message=w.message + _SETTLED)
+            for w in reported.get(surface_id, ())
             if w.severity is _WARNING
         )
     return found
+
+
+def _owners(run: RunState) -> dict[str, str]:
+    """The messageId :func:`_owner` finds for every live surface, in one pass over the buckets.
+
+    In the order of :meth:`~a2ui_stream._state.stream.RunState.surfaces`; a later bucket
+    wins, and activity buckets come after the tool buckets they outrank.
+    """
+    owners: dict[str, str] = {}
+    for buckets in (run.tool_buckets, run.buckets):
+        for message_id, bucket in buckets.items():
+            owners.update(dict.fromkeys(bucket.surfaces, message_id))
+    return owners
 
 
 def history_diffs(
