@@ -8,11 +8,32 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
-from helpers import depth_of, nested
+from helpers import depth_of, json_values, nested
+from hypothesis import given
 
 from a2ui_stream._tree import depth
-from a2ui_stream._tree.depth import Exceeded, count_values, deeper_than, size_within
+from a2ui_stream._tree.depth import (
+    Exceeded,
+    count_values,
+    deeper_than,
+    size_within,
+    text_depth_bound,
+)
+
+
+class TestTextDepthBound:
+    @given(json_values)
+    def test_never_below_the_depth_of_what_the_text_spells(self, value: Any) -> None:
+        """Each container opens with a bracket of its own; brackets in strings only add."""
+        text = msgspec.json.encode(value)
+        assert text_depth_bound(text) >= depth_of(value)
+
+    def test_counts_brackets_in_strings_too(self) -> None:
+        assert text_depth_bound(b'{"a":[1]}') == 2
+        assert text_depth_bound(b'"[[{"') == 3
+        assert text_depth_bound(b"1") == 0
 
 
 class TestDeeperThan:

@@ -254,6 +254,30 @@ class TestDepthLimit:
         assert problem.component_id == "b"
         assert [child["value"] for child in outcome.painted("x")["children"]] == ["a"]
 
+    def test_a_wire_operation_whose_text_bounds_it_is_not_walked(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Within the limit by its brackets alone, nothing is walked, and all of it applies."""
+
+        def walked(value: Any, limit: int) -> bool:
+            raise AssertionError(f"walked {value!r} for depth {limit}")
+
+        monkeypatch.setattr("a2ui_stream._state.surface.deeper_than", walked)
+        text = {"id": "root", "component": "Text", "text": {"path": "/a/0"}}
+        ops = [*v09_surface("x", [text]), data_op("x", "/a", ["shown"])]
+        outcome = run_between(snapshot_line("x", ops), self.LIMITS)
+        assert outcome.codes == set()
+        assert outcome.painted("x")["value"] == "shown"
+
+    def test_brackets_in_strings_leave_the_check_to_the_walk(self) -> None:
+        """A text whose strings hold brackets past the limit is walked, and passes it."""
+        brackets = "[{" * self.LIMIT
+        text = {"id": "root", "component": "Text", "text": brackets, "extra": nested(5)}
+        ops = [*v09_surface("x", [text]), data_op("x", "/a", {"b": [brackets]})]
+        outcome = run_between(snapshot_line("x", ops), self.LIMITS)
+        assert outcome.codes == set()
+        assert outcome.painted("x")["value"] == brackets
+
     def test_v10_inline_data_model(self) -> None:
         """createSurface's v1.0 ``dataModel`` is a write of the whole model."""
         create = {

@@ -32,6 +32,8 @@ from a2ui_stream._engine.sharing import (
 )
 from a2ui_stream._state.stream import Bucket, PartDiff, RunState, StreamState
 from a2ui_stream._state.surface import ComponentChange, apply_operation, too_many_operations
+from a2ui_stream._tree.depth import text_depth_bound
+from a2ui_stream._wire.a2ui import UpdateComponents, UpdateDataModel
 from a2ui_stream._wire.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -49,6 +51,10 @@ JSON: TypeAlias = Any
 
 #: What a handler returns: the new state, its diffs, and what went wrong.
 Handled: TypeAlias = tuple[StreamState, tuple[PartDiff, ...], tuple[Diagnostic, ...]]
+
+
+#: Operations whose values are walked for their depth, unless their text bounds it.
+_CHECKED_FOR_DEPTH = frozenset({UpdateComponents, UpdateDataModel})
 
 
 class Context(NamedTuple):
@@ -129,8 +135,13 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
         )
     shared_values: set[int] = set()  # the data values shared with the last snapshot's
     for index in range(first, len(keys)):
+        nesting = None
         if documents is None:
             operation = decode_shared(keys[index], index, previous, claims, written, shared_values)
+            if type(operation) in _CHECKED_FOR_DEPTH:
+                # Decoded from its text, or shared with the last one's text against text,
+                # its values have the structure the text spells: the text bounds them.
+                nesting = text_depth_bound(bytes(keys[index]))
         else:
             operation = normalize_document(documents[index], index)
         # Operations before ``shared`` are replayed from the nearest checkpoint; they
@@ -147,6 +158,7 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
                 limits=context.limits,
                 reference=reference,
                 known=claims,
+                nesting=nesting,
             )
             if report:
                 diagnostics.extend(locate(one, key, context) for one in found)

@@ -131,17 +131,19 @@ _NO_SURFACES: Surfaces = {}
 class _Batch:
     """The surfaces being changed by one call: copied on the first write, never before."""
 
-    __slots__ = ("base", "known", "reference", "work")
+    __slots__ = ("base", "known", "nesting", "reference", "work")
 
     def __init__(
         self,
         base: Surfaces,
         reference: Surfaces = _NO_SURFACES,
         known: Sequence[DataChange] = (),
+        nesting: int | None = None,
     ) -> None:
         self.base = base
         self.reference = reference
         self.known = known
+        self.nesting = nesting
         self.work: dict[str, Surface] | None = None
 
     def get(self, surface_id: str) -> Surface | None:
@@ -274,8 +276,12 @@ def _write(
     limits: Limits,
     reference: Surface | None = None,
     known: Sequence[DataChange] = (),
+    nesting: int | None = None,
 ) -> Surface | Diagnostic:
-    """Set, merge or (``value`` unset) delete at ``path``, within the size limit."""
+    """Set, merge or (``value`` unset) delete at ``path``, within the size limit.
+
+    ``nesting``: a bound on how deeply ``value`` nests, known from its text.
+    """
     sid = surface.surface_id
     try:
         tokens = parse(path)
@@ -286,6 +292,7 @@ def _write(
     room = limits.max_data_depth - len(tokens)
     if room < 0:
         return _too_deep(f"writes through a path of {len(tokens)} segments", index, sid, limits)
+    shallow = nesting is not None and nesting <= room
     doc = surface.data_model
     old = get(doc, tokens) if tokens else doc
     if merge and type(value) is dict:
@@ -297,7 +304,7 @@ def _write(
         # of the old model (a patched copy) is measured by what changed.
         base = reference if reference is not None else surface
         changes = _changes(base.data_model, value, known)
-        if _nests_past(value, room, changes):
+        if not shallow and _nests_past(value, room, changes):
             return _too_deep("would nest its value too deeply", index, sid, limits)
         old_size = surface.data_bytes
         if changes is None or len(changes) > _MAX_REMEASURED:
@@ -305,7 +312,7 @@ def _write(
         else:
             new_size = _remeasured(base.data_model, value, base.data_bytes, changes)
     else:
-        if deeper_than(value, room):
+        if not shallow and deeper_than(value, room):
             return _too_deep("would nest its value too deeply", index, sid, limits)
         old_size, new_size = _size(old), _size(value)
     if old_size is None or new_size is None:
@@ -359,12 +366,18 @@ def _too_deep(what: str, index: int, sid: str, limits: Limits) -> Diagnostic:
 
 
 def _upsert(
-    surface: Surface, components: Iterable[Component], index: int, limits: Limits
+    surface: Surface,
+    components: Iterable[Component],
+    index: int,
+    limits: Limits,
+    *,
+    shallow: bool = False,
 ) -> tuple[Surface, list[Diagnostic]]:
     """Replace components by id; equal ones keep the old object, a no-op keeps the surface.
 
     A new or changed component nesting deeper than ``max_data_depth`` is skipped (an
-    equal one was checked when it first came).
+    equal one was checked when it first came); ``shallow``: none can, which the
+    operation's text proved (see :func:`apply_operation`).
     """
     old = surface.components
     new: dict[str, Component] | None = None
@@ -376,7 +389,7 @@ def _upsert(
         # at the shallower side.
         if previous is component or previous == component:
             continue
-        if deeper_than(component.props, limit):
+        if not shallow and deeper_than(component.props, limit):
             problem = _problem(
                 Code.LIMIT_DATA_DEPTH,
                 f'Component "{component.id}" in the operation at index {index} nests deeper '
@@ -429,10 +442,12 @@ def _fill(
     index: int,
     limits: Limits,
     problems: list[Diagnostic],
+    shallow: bool = False,
 ) -> Surface:
     """Write data (each a whole value at its path), then upsert components.
 
-    A refused write or component is added to ``problems`` and the rest still apply.
+    A refused write or component is added to ``problems`` and the rest still apply;
+    ``shallow`` as :func:`_upsert` takes it.
     """
     for path, value in writes:
         written = _write(surface, path, value, merge=False, index=index, limits=limits)
@@ -440,7 +455,7 @@ def _fill(
             problems.append(written)
         else:
             surface = written
-    surface, found = _upsert(surface, components, index, limits)
+    surface, found = _upsert(surface, components, index, limits, shallow=shallow)
     problems.extend(found)
     return surface
 
@@ -473,8 +488,18 @@ def _update_components(
     surface = _target(batch, op, index, limits)
     if isinstance(surface, Diagnostic):
         return [*problems, surface]
+    # v0.8 props are rewritten from their wire spelling: only v0.9 and v1.0 ones are
+    # the very values the operation's text spells, which its nesting bound covers.
+    nesting = batch.nesting
+    shallow = not op.implicit_create and nesting is not None and nesting <= limits.max_data_depth
     fill = _fill(
-        surface, op.initial_data, op.components, index=index, limits=limits, problems=problems
+        surface,
+        op.initial_data,
+        op.components,
+        index=index,
+        limits=limits,
+        problems=problems,
+        shallow=shallow,
     )
     batch.put(fill)
     return problems
@@ -496,6 +521,8 @@ def _update_data_model(
         limits=limits,
         reference=batch.reference.get(op.surface_id),
         known=batch.known,
+        # v0.8 values are rewritten from their wire spelling, which does not bound them.
+        nesting=None if op.implicit_create else batch.nesting,
     )
     if isinstance(written, Diagnostic):
         return [*problems, written]
@@ -568,6 +595,7 @@ def apply_operation(
     limits: Limits,
     reference: Surfaces = _NO_SURFACES,
     known: Sequence[DataChange] = (),
+    nesting: int | None = None,
 ) -> tuple[Surfaces, tuple[Diagnostic, ...]]:
     """Apply one normalised operation to a mapping of surfaces.
 
@@ -581,13 +609,18 @@ def apply_operation(
             measured against the size limit by what changed, not encoded whole.
         known: what is known of how the data written differs from the reference's
             (read off a patch); it spares the diff that would find it.
+        nesting: a bound on how deeply the values of ``op`` nest, when the caller holds
+            the text it was decoded from
+            (:func:`~a2ui_stream._tree.depth.text_depth_bound`); within
+            ``max_data_depth``, the components of an ``updateComponents`` and the value
+            of an ``updateDataModel`` are not walked to check their depth.
 
     Returns:
         The new surfaces (the same mapping object when nothing changed) and the
         diagnostics: the operation's own decode warnings, then anything that made
         this call skip it. Never raises for bad input.
     """
-    batch = _Batch(surfaces, reference, known)
+    batch = _Batch(surfaces, reference, known, nesting)
     problems = _HANDLERS[type(op)](batch, op, index, limits)
     return batch.result(), tuple(problems)
 

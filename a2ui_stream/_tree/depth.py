@@ -6,7 +6,8 @@ msgspec's own encoding) recurses once per level, so the state must never hold a 
 deeper than :attr:`~a2ui_stream.Limits.max_data_depth`; the layers that take values in
 ask this function first, before anything recursive has touched the value. Also owns
 :func:`size_within`, which counts the values of a tree within a budget, depth checked
-on the way, so that a patch copying a subtree into itself pays for what it adds.
+on the way, so that a patch copying a subtree into itself pays for what it adds, and
+:func:`text_depth_bound`, a bound read off a value's JSON text that spares the check.
 
 Depth counts containers: a scalar nests 0 levels, ``[]`` and ``{}`` 1, ``[{"a": 1}]``
 2. The first levels are walked by a short recursion, the fastest way through the small
@@ -27,7 +28,7 @@ from typing import Any
 
 from a2ui_stream._tree.frozen import FrozenDict, FrozenList
 
-__all__ = ["Exceeded", "count_values", "deeper_than", "size_within"]
+__all__ = ["Exceeded", "count_values", "deeper_than", "size_within", "text_depth_bound"]
 
 _values = dict.values
 _flatten = chain.from_iterable
@@ -46,6 +47,17 @@ def deeper_than(value: Any, limit: int) -> bool:
         ``True`` when some path from the root crosses more than ``limit`` containers.
     """
     return limit < 0 or _deeper(value, limit, _RECURSION)
+
+
+def text_depth_bound(text: bytes) -> int:
+    """An upper bound on how deeply the values the JSON ``text`` spells nest.
+
+    Every array and object on a path opens with a ``[`` or ``{`` of its own, so their
+    count bounds the depth; those inside strings count too, which only raises the bound.
+    Two scans in C, where :func:`deeper_than` walks the decoded value in Python: a
+    bound within the limit spares that walk.
+    """
+    return text.count(b"[") + text.count(b"{")
 
 
 #: Levels walked by recursion before the level-at-a-time walk takes over.
