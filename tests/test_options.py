@@ -19,9 +19,11 @@ from helpers import WITH_BAD_LINE, Result, write
 
 import a2ui_stream
 from a2ui_stream._shell.options import (
+    add_carriers,
     add_common,
     add_limits,
     add_version,
+    carriers,
     limits,
     package_version,
     sequence_number,
@@ -201,3 +203,79 @@ class TestOnTheCommandLine:
         assert result.code == 2
         assert "'-1' is not a sequence number" in result.err
         assert cli("replay", log, "--from", "0").out == cli("replay", log).out
+
+
+def _recording(tool: str) -> bytes:
+    """A run that draws surface ``s`` from the streamed arguments of a tool named ``tool``."""
+    components = [{"id": "root", "component": "Text", "text": "drawn-by-the-tool"}]
+    text = json.dumps({"surfaceId": "s", "components": components})
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {
+            "type": "TOOL_CALL_START",
+            "toolCallId": "c1",
+            "toolCallName": tool,
+            "parentMessageId": "m",
+        },
+        *(
+            {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": text[i : i + 9]}
+            for i in range(0, len(text), 9)
+        ),
+        {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+    return b"".join(json.dumps(event).encode() + b"\n" for event in events)
+
+
+class TestCarriers:
+    def test_nothing_given_leaves_the_defaults(self) -> None:
+        parser = argparse.ArgumentParser(prog="t", exit_on_error=False)
+        add_carriers(parser)
+        assert carriers(parser.parse_args([])) == {}
+        assert carriers(argparse.Namespace()) == {}  # a command without the options
+
+    def test_repeated_names_replace_the_defaults(self) -> None:
+        parser = argparse.ArgumentParser(prog="t", exit_on_error=False)
+        add_carriers(parser)
+        given = parser.parse_args(
+            ["--render-tool", "a", "--render-tool", "b", "--wrapper-tool", "w", "--catalog-id", "k"]
+        )
+        assert carriers(given) == {
+            "render_tools": ("a", "b"),
+            "wrapper_tools": ("w",),
+            "catalog_id": "k",
+        }
+        a2ui_stream.Processor(**carriers(given))  # what the processor takes, as it is
+
+    def test_every_reading_command_draws_a_renamed_render_tool(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path], tmp_path: Path
+    ) -> None:
+        """process, replay, inspect and render draw from a tool named by --render-tool only."""
+        recording = write("renamed.jsonl", _recording("show_ui"))
+        plain = cli("process", recording)
+        assert plain.code == 0
+        assert plain.out == b""  # render_a2ui is the only render tool by default
+        log = tmp_path / "events.jsonl"
+        drawn = cli("process", recording, "--render-tool", "show_ui", "--log", log)
+        assert drawn.code == 0
+        [line] = drawn.out.splitlines()
+        assert json.loads(line)["toolCallId"] == "a2ui:s"
+        assert cli("replay", log, "--render-tool", "show_ui").out == drawn.out
+        assert cli("replay", log).out == b""  # the log keeps events, not options
+        assert "s" in cli("inspect", recording, "--render-tool", "show_ui").out.decode()
+        page = cli("render", recording, "--render-tool", "show_ui", "-o", tmp_path / "p.html")
+        assert page.code == 0
+        assert "drawn-by-the-tool" in (tmp_path / "p.html").read_text()
+        bare = cli("render", recording, "-o", tmp_path / "bare.html")
+        assert "drawn-by-the-tool" not in (tmp_path / "bare.html").read_text()
+        assert bare.code == 0
+
+    @pytest.mark.parametrize("option", ["--render-tool", "--wrapper-tool", "--catalog-id"])
+    def test_an_empty_name_is_refused(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path], option: str
+    ) -> None:
+        """A tool or catalog named by nothing is a mistake: a usage error that says so."""
+        recording = write("renamed.jsonl", _recording("show_ui"))
+        found = cli("process", recording, option, " ")
+        assert found.code == 2
+        assert "empty" in found.err

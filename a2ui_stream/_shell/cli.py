@@ -50,7 +50,6 @@ from a2ui_stream.errors import A2uiStreamError, UsageError
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
-    from a2ui_stream._wire.limits import Limits
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -150,6 +149,7 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     options.add_limits(process)
+    options.add_carriers(process)
 
     replay_cmd = commands.add_parser("replay", help="rebuild the same output from an event log")
     replay_cmd.add_argument("log", type=Path, help="a log written by process --log")
@@ -163,6 +163,7 @@ def _parser() -> argparse.ArgumentParser:
         help="write only diffs of events from this sequence number on (0 is the first)",
     )
     options.add_limits(replay_cmd)
+    options.add_carriers(replay_cmd)
 
     live.add_parser(commands, _output_options)
     options.add_limits(commands.choices["run"])
@@ -176,11 +177,13 @@ def _parser() -> argparse.ArgumentParser:
         "--tree", action="store_true", help="print each final surface as a tree of elements"
     )
     options.add_limits(inspect)
+    options.add_carriers(inspect)
     render_cmd = commands.add_parser(
         "render", help="draw the final surfaces as one self-contained HTML page"
     )
     render.add_arguments(render_cmd)
     options.add_limits(render_cmd)
+    options.add_carriers(render_cmd)
     batch.add_parsers(commands)
     for command in commands.choices.values():
         options.add_common(command, after_command=True)
@@ -315,6 +318,7 @@ def _process(arguments: argparse.Namespace, reporter: Reporter) -> int:
             reporter,
             keep_runs=None if arguments.final else 0,
             limits=limits,
+            carriers=options.carriers(arguments),
             output=output if printing and arguments.emit_from is not None else None,
             emit_from=arguments.emit_from or 0,
             format=arguments.format,
@@ -372,7 +376,11 @@ def _check_from(emit_from: int | None, log: FileLog | None) -> None:
 
 def _replay(arguments: argparse.Namespace, reporter: Reporter) -> int:
     output = Output(sys.stdout.buffer, patches=arguments.diffs == "patch")
-    reducer = Reducer(keep_runs=None if arguments.final else 0, limits=options.limits(arguments))
+    reducer = Reducer(
+        keep_runs=None if arguments.final else 0,
+        limits=options.limits(arguments),
+        **options.carriers(arguments),
+    )
     final = StreamState()
     read = rejected = 0
     with FileLog.open(arguments.log, readonly=True) as log:
@@ -398,7 +406,10 @@ def _inspect(arguments: argparse.Namespace, reporter: Reporter) -> int:
     with ExitStack() as stack:
         source = _open_input(arguments.input, stack)
         summary, read, rejected, head = _summarise(
-            iter_file_chunks(source), arguments.format, options.limits(arguments), reporter
+            iter_file_chunks(source),
+            arguments.format,
+            Reducer(limits=options.limits(arguments), **options.carriers(arguments)),
+            reporter,
         )
     sys.stdout.write(summary)
     reporter.hint(
@@ -410,13 +421,12 @@ def _inspect(arguments: argparse.Namespace, reporter: Reporter) -> int:
 def _summarise(
     chunks: Iterator[bytes],
     framing: Literal["auto", "jsonl", "sse"],
-    limits: Limits,
+    reducer: Reducer,
     reporter: Reporter,
 ) -> tuple[str, int, int, bytes]:
     """Read a recording: its summary, the events read, the lines rejected, its first bytes."""
     start = time.perf_counter()
-    decoder = EventDecoder(format=framing, limits=limits)
-    reducer = Reducer(limits=limits)
+    decoder = EventDecoder(format=framing, limits=reducer.limits)
     state = StreamState()
     kinds: collections.Counter[str] = collections.Counter()
     problems: collections.Counter[tuple[str, str]] = collections.Counter()

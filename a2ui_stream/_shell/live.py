@@ -217,7 +217,10 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
             reporter,
             keep_runs=None if arguments.final else 0,
             limits=options.limits(arguments),
-            render_tools=(RENDER_TOOL_NAME,) if request is None else request.render_tools,
+            carriers={
+                **options.carriers(arguments),
+                "render_tools": (RENDER_TOOL_NAME,) if request is None else request.render_tools,
+            },
         )
         resumed = processor.state.seq
         timeout: dict[str, Any] = (

@@ -1,11 +1,13 @@
-"""Options every command shares: logging, the limits, ``--version``, and checked values.
+"""Options every command shares: logging, the limits, the carriers, ``--version``, values.
 
 Owns the options that mean the same under every command: ``--log-format`` and ``-v``
 (accepted before the command and after it), one ``--max-...`` option per
 :class:`~a2ui_stream.Limits` field (made from the fields themselves, so a new limit is
-an option at once), ``--version`` (the installed package's version, read from its
-metadata only when asked), and the value types that refuse what makes no sense (a
-negative ``--from``) with a message saying what would.
+an option at once), the tool names that carry surfaces (``--render-tool``,
+``--wrapper-tool``) and the catalog id render arguments draw in (``--catalog-id``), as
+:class:`~a2ui_stream.Processor` takes them, ``--version`` (the installed package's
+version, read from its metadata only when asked), and the value types that refuse what
+makes no sense (a negative ``--from``) with a message saying what would.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 
+from a2ui_stream._engine.carriers import RENDER_TOOL_NAME, WRAPPER_TOOL_NAME
 from a2ui_stream._version import __version__
 from a2ui_stream._wire.limits import Limits, check_limit
 from a2ui_stream.errors import UsageError
@@ -26,9 +29,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
 __all__ = [
+    "add_carriers",
     "add_common",
     "add_limits",
     "add_version",
+    "carriers",
     "limits",
     "package_version",
     "sequence_number",
@@ -145,6 +150,66 @@ def limits(arguments: argparse.Namespace) -> Limits:
         if name.startswith("limit_")
     }
     return Limits(**given)
+
+
+def add_carriers(parser: argparse.ArgumentParser) -> None:
+    """Add the options naming the tools that carry surfaces, under their own heading."""
+    group = parser.add_argument_group(
+        "carriers",
+        "which tool calls draw surfaces, for an agent that renamed its tools; give the same "
+        "to replay a log as to the process that wrote it",
+    )
+    group.add_argument(
+        "--render-tool",
+        dest="render_tools",
+        action="append",
+        type=_name,
+        metavar="NAME",
+        help=(
+            "a tool whose streamed arguments draw a surface (the middleware's a2uiToolNames); "
+            f"repeat for several; replaces the default, {RENDER_TOOL_NAME}"
+        ),
+    )
+    group.add_argument(
+        "--wrapper-tool",
+        dest="wrapper_tools",
+        action="append",
+        type=_name,
+        metavar="NAME",
+        help=(
+            "a tool that wraps an A2UI sub-agent, whose render calls are filed under it; "
+            f"repeat for several; replaces the default, {WRAPPER_TOOL_NAME}"
+        ),
+    )
+    group.add_argument(
+        "--catalog-id",
+        type=_name,
+        metavar="ID",
+        help="the catalog a surface drawn from render arguments names (defaultCatalogId)",
+    )
+
+
+def _name(text: str) -> str:
+    """A tool's or a catalog's name: anything but nothing."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the name is empty: give the tool's or catalog's name")
+    return text
+
+
+def carriers(arguments: argparse.Namespace) -> dict[str, Any]:
+    """What the carrier options asked for, as :class:`~a2ui_stream.Processor` keywords.
+
+    Only the options given: the processor's defaults stand for the rest.
+    """
+    given = {
+        "render_tools": getattr(arguments, "render_tools", None),
+        "wrapper_tools": getattr(arguments, "wrapper_tools", None),
+    }
+    found: dict[str, Any] = {name: tuple(value) for name, value in given.items() if value}
+    catalog_id = getattr(arguments, "catalog_id", None)
+    if catalog_id is not None:
+        found["catalog_id"] = catalog_id
+    return found
 
 
 def sequence_number(text: str) -> int:

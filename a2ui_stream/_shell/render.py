@@ -44,7 +44,7 @@ from a2ui_stream.errors import UsageError
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator, Mapping
 
     from a2ui_stream._shell.report import Reporter
     from a2ui_stream._state.stream import PartDiff
@@ -294,9 +294,15 @@ class Collected:
     """
 
     def __init__(
-        self, *, timeline: bool, unit: str, kind: str, limits: Limits | None = None
+        self,
+        *,
+        timeline: bool,
+        unit: str,
+        kind: str,
+        limits: Limits | None = None,
+        carriers: Mapping[str, Any] | None = None,
     ) -> None:
-        """Start with nothing read."""
+        """Start with nothing read; ``carriers`` as :func:`collect` takes them."""
         self.state = StreamState()
         self.tracks: list[dict[str, _Track]] = []
         self.unit = unit
@@ -306,7 +312,7 @@ class Collected:
         #: The input's first bytes, for a hint when nothing could be read.
         self.head = b""
         self._timeline = timeline
-        self._reducer = Reducer(limits=limits)
+        self._reducer = Reducer(limits=limits, **(carriers or {}))
         #: Every diagnostic, in stream order.
         self._found: list[Diagnostic] = []
 
@@ -363,6 +369,7 @@ def collect(
     framing: Framing = "auto",
     timeline: bool = False,
     limits: Limits | None = None,
+    carriers: Mapping[str, Any] | None = None,
 ) -> Collected:
     """Read a whole input and reduce it.
 
@@ -371,6 +378,8 @@ def collect(
         framing: ``"auto"``, ``"jsonl"``, ``"sse"`` (AG-UI) or ``"a2ui"``.
         timeline: whether to keep every state of every part.
         limits: the bounds; the defaults when omitted.
+        carriers: ``render_tools``, ``wrapper_tools`` and ``catalog_id`` as
+            :class:`~a2ui_stream.Processor` takes them; the defaults when omitted.
 
     Returns:
         What was read.
@@ -387,7 +396,7 @@ def collect(
         data = head + b"".join(chunks)
         collected = Collected(
             timeline=timeline, unit="message", kind="A2UI messages", limits=limits
-        )
+        )  # A2UI messages come with no tool calls: no carrier to name
         messages, problems = a2ui_messages(data)
         for problem in problems:
             collected.problem(problem)
@@ -395,7 +404,9 @@ def collect(
             collected.event(event)
         collected.end()
         return collected
-    collected = Collected(timeline=timeline, unit="event", kind="AG-UI recording", limits=limits)
+    collected = Collected(
+        timeline=timeline, unit="event", kind="AG-UI recording", limits=limits, carriers=carriers
+    )
     collected.head = head
     decoder = EventDecoder(format=framing, limits=limits or Limits())
 
@@ -533,7 +544,11 @@ def _load(
     with ExitStack() as stack:
         source = sys.stdin.buffer if name == "-" else stack.enter_context(Path(name).open("rb"))
         collected = collect(
-            source, framing=arguments.format, timeline=timeline, limits=options.limits(arguments)
+            source,
+            framing=arguments.format,
+            timeline=timeline,
+            limits=options.limits(arguments),
+            carriers=options.carriers(arguments),
         )
     reporter(collected.diagnostics())
     return collected, "stdin" if name == "-" else Path(name).name

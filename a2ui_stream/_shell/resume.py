@@ -9,9 +9,8 @@ the engine and the shell's file log and output.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from a2ui_stream._engine.carriers import RENDER_TOOL_NAME
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell.filelog import FileLog
@@ -20,7 +19,7 @@ from a2ui_stream._state.stream import StreamState
 from a2ui_stream._wire.codes import Code
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
     from contextlib import ExitStack
     from pathlib import Path
 
@@ -84,7 +83,7 @@ def resumed_processor(
     *,
     keep_runs: int | None,
     limits: Limits,
-    render_tools: Iterable[str] = (RENDER_TOOL_NAME,),
+    carriers: Mapping[str, Any] | None = None,
     output: Output | None = None,
     emit_from: int = 0,
     format: Literal["auto", "jsonl", "sse"] = "auto",  # noqa: A002 - the CLI's --format
@@ -103,7 +102,9 @@ def resumed_processor(
             reported when the events were first processed).
         keep_runs: as :class:`Processor`, for the fold and the processor alike.
         limits: likewise.
-        render_tools: likewise.
+        carriers: ``render_tools``, ``wrapper_tools`` and ``catalog_id`` as
+            :class:`Processor` takes them, for the fold and the processor alike; the
+            defaults for any not given.
         output: where to write the folded diffs again, if anywhere.
         emit_from: the first seq whose diffs ``output`` gets.
         format: as :class:`Processor`.
@@ -112,10 +113,10 @@ def resumed_processor(
     Returns:
         The processor, its state the fold of ``log``.
     """
-    tools = tuple(render_tools)
+    named = dict(carriers or {})
     state = None
     if log is not None and len(log) > 0:
-        reducer = Reducer(keep_runs=keep_runs, limits=limits, render_tools=tools)
+        reducer = Reducer(keep_runs=keep_runs, limits=limits, **named)
         state = StreamState()
         for reduction in replay(log, reducer=reducer):
             state = reduction.state
@@ -131,6 +132,6 @@ def resumed_processor(
         log=log,
         keep_runs=keep_runs,
         limits=limits,
-        render_tools=tools,
         state=state,
+        **named,
     )
