@@ -355,3 +355,25 @@ def run_between(bad: bytes | list[bytes], limits: Limits | None = None) -> Outco
         assert diagnostic.message
         assert diagnostic.code.count(".") == 1
     return outcome
+
+
+def render_recording(tool: str) -> bytes:
+    """A run that draws surface ``s`` from the streamed arguments of a tool named ``tool``."""
+    components = [{"id": "root", "component": "Text", "text": "drawn-by-the-tool"}]
+    text = json.dumps({"surfaceId": "s", "components": components})
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {
+            "type": "TOOL_CALL_START",
+            "toolCallId": "c1",
+            "toolCallName": tool,
+            "parentMessageId": "m",
+        },
+        *(
+            {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": text[i : i + 9]}
+            for i in range(0, len(text), 9)
+        ),
+        {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+    return b"".join(json.dumps(event).encode() + b"\n" for event in events)

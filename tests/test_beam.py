@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeAlias
 import msgspec
 import pytest
 from archive_cases import ENCODE, build, frames, lines_by_thread, reference
+from helpers import render_recording
 from stream_cases import RECORDING
 
 beam = pytest.importorskip("apache_beam", reason="the beam extra (apache-beam) is not installed")
@@ -36,7 +37,7 @@ from a2ui_stream._engine.threads import (  # noqa: E402
 )
 from a2ui_stream._shell.beam import _StreamingFold  # noqa: E402
 from a2ui_stream._shell.cli import main  # noqa: E402
-from a2ui_stream.beam import KeyEnvelopes, StreamThreads  # noqa: E402
+from a2ui_stream.beam import FoldThreads, KeyEnvelopes, StreamThreads  # noqa: E402
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -163,6 +164,19 @@ class TestBatch:
         out = tmp_path / "out"
         _batch(str(log), "--layout", "envelopes", "--out", str(out))
         assert lines_by_thread(out) == _expected(results, repeats)
+
+    def test_a_renamed_render_tool_draws_when_named(self, tmp_path: Path) -> None:
+        """``batch --render-tool`` folds with the processor's carrier options."""
+        (tmp_path / "in").mkdir()
+        (tmp_path / "in" / "t.jsonl").write_bytes(render_recording("show_ui"))
+        for name, argv in (("plain", []), ("named", ["--render-tool", "show_ui"])):
+            out = tmp_path / name
+            assert main(["batch", f"{tmp_path}/in/*.jsonl", "--out", str(out), *argv]) == 0
+            [line] = lines_by_thread(out).values()
+            runs = msgspec.json.decode(line, type=ThreadResult).runs
+            assert [len(run.parts) for run in runs] == ([1] if argv else [0])
+        with pytest.raises(TypeError, match="wrapper_tools"):
+            FoldThreads(wrapper_tools="make_ui")
 
     def test_refuses_an_output_directory_in_use(
         self, archive: Folded, tmp_path: Path, capsys: pytest.CaptureFixture[str]

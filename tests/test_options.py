@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import msgspec
 import pytest
 import stream_cases as cases
-from helpers import WITH_BAD_LINE, Result, write
+from helpers import WITH_BAD_LINE, Result, render_recording, write
 
 import a2ui_stream
 from a2ui_stream._shell.options import (
@@ -205,28 +205,6 @@ class TestOnTheCommandLine:
         assert cli("replay", log, "--from", "0").out == cli("replay", log).out
 
 
-def _recording(tool: str) -> bytes:
-    """A run that draws surface ``s`` from the streamed arguments of a tool named ``tool``."""
-    components = [{"id": "root", "component": "Text", "text": "drawn-by-the-tool"}]
-    text = json.dumps({"surfaceId": "s", "components": components})
-    events = [
-        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
-        {
-            "type": "TOOL_CALL_START",
-            "toolCallId": "c1",
-            "toolCallName": tool,
-            "parentMessageId": "m",
-        },
-        *(
-            {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": text[i : i + 9]}
-            for i in range(0, len(text), 9)
-        ),
-        {"type": "TOOL_CALL_END", "toolCallId": "c1"},
-        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
-    ]
-    return b"".join(json.dumps(event).encode() + b"\n" for event in events)
-
-
 class TestCarriers:
     def test_nothing_given_leaves_the_defaults(self) -> None:
         parser = argparse.ArgumentParser(prog="t", exit_on_error=False)
@@ -251,7 +229,7 @@ class TestCarriers:
         self, cli: Callable[..., Result], write: Callable[[str, bytes], Path], tmp_path: Path
     ) -> None:
         """process, replay, inspect and render draw from a tool named by --render-tool only."""
-        recording = write("renamed.jsonl", _recording("show_ui"))
+        recording = write("renamed.jsonl", render_recording("show_ui"))
         plain = cli("process", recording)
         assert plain.code == 0
         assert plain.out == b""  # render_a2ui is the only render tool by default
@@ -275,7 +253,7 @@ class TestCarriers:
         self, cli: Callable[..., Result], write: Callable[[str, bytes], Path], option: str
     ) -> None:
         """A tool or catalog named by nothing is a mistake: a usage error that says so."""
-        recording = write("renamed.jsonl", _recording("show_ui"))
+        recording = write("renamed.jsonl", render_recording("show_ui"))
         found = cli("process", recording, option, " ")
         assert found.code == 2
         assert "empty" in found.err

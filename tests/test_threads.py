@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import msgspec
 import pytest
 from archive_cases import ENCODE, Archive, reference, threads
-from helpers import payloads
+from helpers import payloads, render_recording
 from stream_cases import LIFECYCLE, RECORDING, line, run_started, snapshot, to_sse
 
 from a2ui_stream._engine.threads import (
@@ -144,6 +144,24 @@ class TestFoldEqualsProcessFinal:
         from_sse = fold_thread("t", enumerate(payloads(to_sse(LIFECYCLE))))
         assert from_sse == fold_thread("t", enumerate(payloads(LIFECYCLE)))
         assert from_sse.runs
+
+
+class TestCarriers:
+    def test_a_renamed_render_tool_draws_when_named(self) -> None:
+        """The fold takes the processor's carrier options: a renamed tool draws once named."""
+        records = list(enumerate(render_recording("show_ui").splitlines()))
+        plain = fold_thread("t", records)
+        named = fold_thread("t", records, render_tools=("show_ui",), catalog_id="cat")
+        assert [len(run.parts) for run in plain.runs] == [0]
+        [[part]] = [run.parts for run in named.runs]
+        assert part.surface_id == "s"
+        fold = ThreadFold("t", render_tools=("show_ui",))
+        fold.feed(payload for _, payload in records)
+        assert fold.result() == named
+
+    def test_a_wrong_option_is_refused_at_once(self) -> None:
+        with pytest.raises(TypeError, match="render_tools"):
+            ThreadFold("t", render_tools="show_ui")
 
 
 class TestEnvelope:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 
+from a2ui_stream._engine.carriers import RENDER_TOOL_NAME, WRAPPER_TOOL_NAME
 from a2ui_stream._engine.processor import Processor
 from a2ui_stream._state.wire import FinalPart, FinalRun, final_run
 from a2ui_stream._wire import events as ev
@@ -245,15 +246,32 @@ class ThreadFold:
     result equals what the command prints for the same events. It is fed, never reads.
     """
 
-    def __init__(self, thread_id: str, *, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        thread_id: str,
+        *,
+        limits: Limits | None = None,
+        render_tools: Iterable[str] = (RENDER_TOOL_NAME,),
+        wrapper_tools: Iterable[str] = (WRAPPER_TOOL_NAME,),
+        catalog_id: str | None = None,
+    ) -> None:
         """Start an empty thread.
 
         Args:
             thread_id: the thread's key.
             limits: the bounds to enforce; the defaults when omitted.
+            render_tools: as :class:`~a2ui_stream.Processor` takes them.
+            wrapper_tools: likewise.
+            catalog_id: likewise.
         """
         self.thread_id = thread_id
-        self._processor = Processor(limits=limits, keep_runs=None)
+        self._processor = Processor(
+            limits=limits,
+            keep_runs=None,
+            render_tools=render_tools,
+            wrapper_tools=wrapper_tools,
+            catalog_id=catalog_id,
+        )
         self._decoder = EventDecoder(limits=self._processor.limits)
         self._counts: collections.Counter[str] = collections.Counter()
         self._errors = 0
@@ -334,7 +352,11 @@ class ThreadFold:
 
 
 def fold_thread(
-    thread_id: str, records: Iterable[tuple[int, bytes]], *, limits: Limits | None = None
+    thread_id: str,
+    records: Iterable[tuple[int, bytes]],
+    *,
+    limits: Limits | None = None,
+    **carriers: Any,
 ) -> ThreadResult:
     """Fold one thread's events, whatever order they arrive in (the batch fold).
 
@@ -346,6 +368,8 @@ def fold_thread(
         thread_id: the thread.
         records: ``(seq, payload)`` pairs, as an engine's group delivers them.
         limits: the bounds to enforce; the defaults when omitted.
+        **carriers: ``render_tools``, ``wrapper_tools``, ``catalog_id``, as
+            :class:`ThreadFold` takes them.
 
     Returns:
         The thread's result.
@@ -360,6 +384,6 @@ def fold_thread(
             continue
         previous = seq
         kept.append(payload)
-    fold = ThreadFold(thread_id, limits=limits)
+    fold = ThreadFold(thread_id, limits=limits, **carriers)
     fold.feed(kept)
     return fold.result(duplicates=duplicates, missing=previous + 1 - len(kept))

@@ -88,6 +88,7 @@ def add_parsers(commands: Any) -> None:
         help="one recording per thread (default), or interleaved envelopes",
     )
     options.add_limits(batch_cmd)
+    options.add_carriers(batch_cmd)
 
 
 def split_passthrough(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -256,7 +257,10 @@ def batch(arguments: argparse.Namespace, reporter: Reporter) -> int:
         )
         (
             read["threads"]
-            | "Fold" >> beam_side.FoldThreads(limits=options.limits(arguments))
+            | "Fold"
+            >> beam_side.FoldThreads(
+                limits=options.limits(arguments), **options.carriers(arguments)
+            )
             | "Write" >> beam_side.WriteResults(out, invalid=read[beam_side.INVALID])
         )
     with FileSystems.open(f"{out}/summary.json") as stream:

@@ -36,6 +36,7 @@ from apache_beam.transforms import userstate
 from apache_beam.transforms.timeutil import TimeDomain
 
 from a2ui_stream._engine import summary as sums
+from a2ui_stream._engine.carriers import RENDER_TOOL_NAME, WRAPPER_TOOL_NAME
 from a2ui_stream._engine.reorder import MAX_PENDING, Codec, Progress, give_up, step
 from a2ui_stream._engine.threads import (
     ThreadFold,
@@ -246,33 +247,64 @@ class _KeyEnvelope(beam.DoFn):  # type: ignore[misc]  # Beam is untyped to mypy
 class FoldThreads(beam.PTransform):  # type: ignore[misc]  # Beam is untyped to mypy
     """The batch fold: each thread of :class:`ReadArchive` to ``(result, cpu seconds)``."""
 
-    def __init__(self, *, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        limits: Limits | None = None,
+        render_tools: Iterable[str] = (RENDER_TOOL_NAME,),
+        wrapper_tools: Iterable[str] = (WRAPPER_TOOL_NAME,),
+        catalog_id: str | None = None,
+    ) -> None:
         """Configure the fold.
 
         Args:
             limits: the bounds to enforce; the defaults when omitted.
+            render_tools: as :class:`~a2ui_stream.Processor` takes them.
+            wrapper_tools: likewise.
+            catalog_id: likewise.
         """
         super().__init__()
         self._limits = limits
+        self._carriers = _carriers(render_tools, wrapper_tools, catalog_id)
 
     def expand(self, threads: Any) -> Any:
-        return threads | "Fold" >> beam.Map(_fold, self._limits)
+        return threads | "Fold" >> beam.Map(_fold, self._limits, self._carriers)
+
+
+def _carriers(
+    render_tools: Iterable[str], wrapper_tools: Iterable[str], catalog_id: str | None
+) -> dict[str, Any]:
+    """The carrier options as :class:`ThreadFold` takes them, checked here, on the driver.
+
+    A processor made here refuses a wrong option now, not on a worker mid-pipeline.
+    """
+    found: dict[str, Any] = {
+        "render_tools": tuple(render_tools) if not isinstance(render_tools, str) else render_tools,
+        "wrapper_tools": (
+            tuple(wrapper_tools) if not isinstance(wrapper_tools, str) else wrapper_tools
+        ),
+        "catalog_id": catalog_id,
+    }
+    ThreadFold("", **found)
+    return found
 
 
 def _fold(
-    element: tuple[str, _Files | Iterable[tuple[int, bytes]]], limits: Limits | None
+    element: tuple[str, _Files | Iterable[tuple[int, bytes]]],
+    limits: Limits | None,
+    carriers: dict[str, Any],
 ) -> tuple[ThreadResult, float]:
     """Fold one thread, timing the fold in CPU seconds of this worker's thread."""
     start = time.thread_time()
     thread_id, thread = element
     if isinstance(thread, _Files):
-        fold = ThreadFold(thread_id, limits=limits)
+        fold = ThreadFold(thread_id, limits=limits, **carriers)
         for path in thread.paths:
             for items in _frames(path, limits):
                 fold.feed_frames(items)
         result = fold.result()
     else:
-        result = fold_thread(thread_id, thread, limits=limits)
+        result = fold_thread(thread_id, thread, limits=limits, **carriers)
     return result, time.thread_time() - start
 
 
@@ -294,6 +326,9 @@ class StreamThreads(beam.PTransform):  # type: ignore[misc]  # Beam is untyped t
         idle_seconds: float = 600.0,
         max_pending: int = MAX_PENDING,
         limits: Limits | None = None,
+        render_tools: Iterable[str] = (RENDER_TOOL_NAME,),
+        wrapper_tools: Iterable[str] = (WRAPPER_TOOL_NAME,),
+        catalog_id: str | None = None,
     ) -> None:
         """Configure the fold.
 
@@ -301,9 +336,13 @@ class StreamThreads(beam.PTransform):  # type: ignore[misc]  # Beam is untyped t
             idle_seconds: event time without an event after which a thread is done.
             max_pending: early events a thread holds before its lowest gap is given up.
             limits: the bounds to enforce; the defaults when omitted.
+            render_tools: as :class:`~a2ui_stream.Processor` takes them.
+            wrapper_tools: likewise.
+            catalog_id: likewise.
         """
         super().__init__()
-        self._fn = _StreamingFold(idle_seconds, max_pending, limits)
+        carriers = _carriers(render_tools, wrapper_tools, catalog_id)
+        self._fn = _StreamingFold(idle_seconds, max_pending, limits, carriers)
 
     def expand(self, keyed: Any) -> Any:
         return keyed | "Fold in order" >> beam.ParDo(self._fn)
@@ -339,11 +378,18 @@ class _StreamingFold(beam.DoFn):  # type: ignore[misc]  # Beam is untyped to myp
     is rebuilt from the folded events.
     """
 
-    def __init__(self, idle_seconds: float, max_pending: int, limits: Limits | None) -> None:
+    def __init__(
+        self,
+        idle_seconds: float,
+        max_pending: int,
+        limits: Limits | None,
+        carriers: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__()
         self._idle = idle_seconds
         self._max_pending = max_pending
         self._limits = limits
+        self._carriers = carriers or {}
         self._live: collections.OrderedDict[str, tuple[int, int, ThreadFold]] = (
             collections.OrderedDict()
         )
@@ -355,7 +401,7 @@ class _StreamingFold(beam.DoFn):  # type: ignore[misc]  # Beam is untyped to myp
         cached = self._live.pop(thread_id, None)
         if cached is not None and cached[:2] == (progress.next_seq, progress.digest):
             return cached[2]
-        fold = ThreadFold(thread_id, limits=self._limits)
+        fold = ThreadFold(thread_id, limits=self._limits, **self._carriers)
         fold.feed(payload for _, payload in sorted(folded.read()))
         return fold
 
