@@ -260,6 +260,7 @@ def _result(element: Any, walk: Walk, surface: Surface, plan: Plan | None, seen:
             surface, plan, nodes=walk.nodes, work=walk.work, stopped=walk.stopped, seen=seen
         )
     else:
+        reads, under = _counted(immutables.Map(), _NOTHING_UNDER, walk.reads)
         made = Made(
             surface,
             None,
@@ -267,7 +268,8 @@ def _result(element: Any, walk: Walk, surface: Surface, plan: Plan | None, seen:
             work=walk.work,
             stopped=walk.stopped,
             log=tuple(walk.log),
-            **_counted(immutables.Map(), _NOTHING_UNDER, walk.reads),
+            reads=reads,
+            under=under,
             sites=tuple(walk.sites),
             sited=_sited(walk.sites),
             stop=_stop_index(walk.log) if walk.stopped else None,
@@ -291,7 +293,7 @@ def _counted(
     under: immutables.Map[tuple[str, ...], bool],
     more: Iterable[tuple[tuple[str, ...], Any]],
     changed: Mapping[tuple[str, ...], Any] | None = None,
-) -> dict[str, Any]:
+) -> tuple[immutables.Map[tuple[str, ...], tuple[Any, int]], immutables.Map[tuple[str, ...], bool]]:
     """``reads`` and ``under`` with ``more`` reads counted in and ``changed`` values set.
 
     Returns:
@@ -309,7 +311,7 @@ def _counted(
                 prefixes[segments[:size]] = True
         else:
             counts[segments] = (found[0], found[1] + 1)
-    return {"reads": counts.finish(), "under": prefixes.finish()}
+    return counts.finish(), prefixes.finish()
 
 
 def _claimed_paths(
@@ -423,6 +425,8 @@ def _reread(
     log.copy(len(made.log))
     if walk.nodes > setup.max_nodes or walk.work > setup.max_work:
         return None
+    changed = {segments: now for segments, (_, now) in lists.items()}
+    reads, under = _counted(made.reads, made.under, walk.reads, changed)
     grew = Made(
         surface,
         None,
@@ -430,17 +434,13 @@ def _reread(
         work=walk.work,
         stopped=made.stopped,
         log=tuple(log.out),
+        reads=reads,
+        under=under,
         sites=tuple(sites),
         sited=sited,
         # Every entry rewritten lies before the stop (an item past it is refused).
         stop=None if stop is None else stop + len(log.out) - len(made.log),
         seen=seen,
-        **_counted(
-            made.reads,
-            made.under,
-            walk.reads,
-            {segments: now for segments, (_, now) in lists.items()},
-        ),
     )
     return Conversion(element, given_once(log.out), grew)
 
