@@ -3,6 +3,7 @@ an archive on disk."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,20 @@ settings.register_profile(
     "shared-machine", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("shared-machine")
+
+
+def pytest_configure() -> None:
+    """Take SIGINT back when the suite was started with it ignored.
+
+    A shell without job control starts a background job (``.ci/run &`` in a script, some
+    CI runners) with SIGINT ignored, and every process it starts inherits that: the
+    tests that press Ctrl-C on the command line would then see it carry on and exit 0.
+    A handler of our own is reset to the default in each child, so the command lines
+    the tests start (and xdist's workers) get Python's KeyboardInterrupt again.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 SAMPLES = SHARED / "a2ui-samples"
