@@ -63,43 +63,44 @@ def _stream(shape: str, at: int, count: int, folder: Path) -> tuple[list[bytes],
     return lines, first if shape == "delta" else first + at
 
 
-def _timed(lines: list[bytes], start: int, count: int, *, patches: bool) -> float:
-    """Seconds for ``count`` events from ``start``, after feeding the ones before it."""
+def _set_up(lines: list[bytes], start: int) -> a2ui_stream.Processor:
+    """A processor that has been fed the events before ``start``."""
     processor = a2ui_stream.Processor(keep_runs=0)
     processor.feed(b"".join(lines[:start]))
     processor.take_diagnostics()
-    timed = lines[start : start + count]
-    began = time.perf_counter()
-    for line in timed:
+    return processor
+
+
+def _feed(processor: a2ui_stream.Processor, lines: list[bytes], *, patches: bool) -> None:
+    """Feed ``lines`` one at a time, rendering each update as a patch if asked."""
+    for line in lines:
         for diff in processor.feed(line):
             if patches and diff.op == "update":
                 diff.patch()
+
+
+def _timed(lines: list[bytes], start: int, count: int, *, patches: bool) -> float:
+    """Seconds for ``count`` events from ``start``, after feeding the ones before it."""
+    processor = _set_up(lines, start)
+    timed = lines[start : start + count]
+    began = time.perf_counter()
+    _feed(processor, timed, patches=patches)
     spent = time.perf_counter() - began
     if any(d.severity is a2ui_stream.Severity.ERROR for d in processor.take_diagnostics()):
         raise SystemExit("the timed events were refused: the size is past a limit")
     return spent / len(timed)
 
 
-def _feed(lines: list[bytes], start: int, count: int, *, patches: bool) -> None:
-    """Stream the setup, then ``count`` events: what ``--instructions`` counts."""
-    processor = a2ui_stream.Processor(keep_runs=0)
-    processor.feed(b"".join(lines[:start]))
-    for line in lines[start : start + count]:
-        for diff in processor.feed(line):
-            if patches and diff.op == "update":
-                diff.patch()
-
-
 _REFS = re.compile(rb"I\s+refs:\s+([\d,]+)")
 
 
-def _instructions(stream: Path, start: int, count: int, *, patches: bool) -> float:
+def _instructions(shape: str, stream: Path, start: int, count: int, *, patches: bool) -> float:
     """Instructions per event past the setup, counted by cachegrind."""
 
     def counted(events: int) -> int:
         command = [
             *("valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"),
-            *(sys.executable, __file__, "--feed", f"{stream}:{start}:{events}"),
+            *(sys.executable, __file__, shape, "--feed", f"{stream}:{start}:{events}"),
             *(["--patches"] if patches else []),
         ]
         found = _REFS.search(subprocess.run(command, capture_output=True, check=True).stderr)
@@ -113,7 +114,7 @@ def _instructions(stream: Path, start: int, count: int, *, patches: bool) -> flo
 def main() -> None:
     """Measure each size and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("shape", choices=list(_WORKLOADS), nargs="?", default="append")
+    parser.add_argument("shape", choices=list(_WORKLOADS))
     parser.add_argument("--at", default="", help="sizes, comma-separated")
     parser.add_argument("--count", type=int, default=500, help="events timed at each size")
     parser.add_argument("--repeat", type=int, default=5)
@@ -125,7 +126,11 @@ def main() -> None:
     if options.feed:
         name, start, count = options.feed.rsplit(":", 2)
         lines = Path(name).read_bytes().splitlines(keepends=True)
-        _feed(lines, int(start), int(count), patches=options.patches)
+        _feed(
+            _set_up(lines, int(start)),
+            lines[int(start) : int(start) + int(count)],
+            patches=options.patches,
+        )
         return
     if options.instructions and shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind on the PATH")
@@ -136,7 +141,9 @@ def main() -> None:
             lines, start = _stream(options.shape, at, options.count, Path(folder))
             if options.instructions:
                 stream = Path(folder) / f"{options.shape}-{at}.jsonl"
-                spent = _instructions(stream, start, options.count, patches=options.patches)
+                spent = _instructions(
+                    options.shape, stream, start, options.count, patches=options.patches
+                )
                 first = first or spent
                 print(
                     f"{options.shape} at {at:>6}: {spent:10,.0f} instructions per event  "

@@ -37,6 +37,7 @@ from apache_beam.transforms.timeutil import TimeDomain
 
 from a2ui_stream._engine import summary as sums
 from a2ui_stream._engine.carriers import RENDER_TOOL_NAME, WRAPPER_TOOL_NAME
+from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._engine.reorder import MAX_PENDING, Codec, Progress, give_up, step
 from a2ui_stream._engine.threads import (
     ThreadFold,
@@ -276,17 +277,17 @@ def _carriers(
 ) -> dict[str, Any]:
     """The carrier options as :class:`ThreadFold` takes them, checked here, on the driver.
 
-    A processor made here refuses a wrong option now, not on a worker mid-pipeline.
+    The reducer's own checks refuse a wrong option now, not on a worker mid-pipeline,
+    and its frozensets travel to the workers as they are.
     """
-    found: dict[str, Any] = {
-        "render_tools": tuple(render_tools) if not isinstance(render_tools, str) else render_tools,
-        "wrapper_tools": (
-            tuple(wrapper_tools) if not isinstance(wrapper_tools, str) else wrapper_tools
-        ),
-        "catalog_id": catalog_id,
+    tools = Reducer(
+        render_tools=render_tools, wrapper_tools=wrapper_tools, catalog_id=catalog_id
+    ).tools
+    return {
+        "render_tools": tools.render_tools,
+        "wrapper_tools": tools.wrapper_tools,
+        "catalog_id": tools.catalog_id,
     }
-    ThreadFold("", **found)
-    return found
 
 
 def _fold(

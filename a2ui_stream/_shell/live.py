@@ -218,8 +218,7 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
             keep_runs=None if arguments.final else 0,
             limits=options.limits(arguments),
             carriers={
-                **options.carriers(arguments),
-                "render_tools": (RENDER_TOOL_NAME,) if request is None else request.render_tools,
+                "render_tools": (RENDER_TOOL_NAME,) if request is None else request.render_tools
             },
         )
         resumed = processor.state.seq
