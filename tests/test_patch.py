@@ -164,6 +164,17 @@ class TestApplyPatch:
         assert apply_patch({"x": 1}, [{"op": "test", "path": "/x", "value": 1.0}]) == {"x": 1}
 
 
+#: JSON values with containers wider than the diff's narrow scan, and keys to escape.
+_WIDE = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 2) | st.text("a/~", max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=12)
+        | st.dictionaries(st.text("ab/~", max_size=3), inner, max_size=12)
+    ),
+    max_leaves=40,
+)
+
+
 class TestDiff:
     @settings(max_examples=300, deadline=None)
     @given(json_values, json_values)
@@ -173,6 +184,43 @@ class TestDiff:
         assert msgspec.json.encode(patched, order="sorted") == msgspec.json.encode(
             new, order="sorted"
         )
+
+    @settings(max_examples=300, deadline=None)
+    @given(document=_WIDE, data=st.data())
+    def test_shared_subtrees_give_the_patch_copies_give(
+        self, document: Any, data: st.DataObject
+    ) -> None:
+        """A document and its patched copy (sharing what the patch left) diff as two copies do.
+
+        Wide and narrow containers are scanned differently, and keys with ``/`` and
+        ``~`` are escaped only when an operation is written: both ways, the same patch,
+        which applies back.
+        """
+        current = document
+        for _ in range(data.draw(st.integers(1, 4))):
+            paths = _paths(current)
+            op = data.draw(st.sampled_from(["add", "remove", "replace"]))
+            target = data.draw(st.sampled_from([*paths, *(f"{p}/-" for p in paths)]))
+            operation: dict[str, Any] = {"op": op, "path": target}
+            if op != "remove":
+                operation["value"] = data.draw(_WIDE)
+            try:
+                current = apply_patch(current, [operation])
+            except PatchError:
+                continue
+        found = diff(document, current)
+        assert found == diff(copy.deepcopy(document), copy.deepcopy(current))
+        patched = apply_patch(document, found)
+        assert msgspec.json.encode(patched, order="sorted") == msgspec.json.encode(
+            current, order="sorted"
+        )
+
+    def test_a_number_becoming_a_boolean_is_replaced(self) -> None:
+        """``1`` and ``true`` differ in JSON though Python finds them equal."""
+        assert diff({"a": [1, 0]}, {"a": [True, 0]}) == [
+            {"op": "replace", "path": "/a/0", "value": True}
+        ]
+        assert diff({"a": 1}, {"a": 1.0}) == []
 
     def test_shared_subtrees_are_not_visited(self) -> None:
         """Identical subtrees produce no operations: only the changed value is replaced."""

@@ -566,56 +566,95 @@ def diff(old: JSON, new: JSON) -> list[dict[str, Any]]:
         The list of operations (``add``, ``remove``, ``replace``); empty when equal.
     """
     operations: list[dict[str, Any]] = []
-    _diff_into(operations, "", old, new)
+    _diff_into(operations, [], old, new)
     return operations
 
 
-def _diff_into(operations: list[dict[str, Any]], path: str, old: JSON, new: JSON) -> None:
+#: Containers up to this size are scanned by a Python loop: for a handful of children
+#: it costs less than setting up the iterators of a scan in C.
+_NARROW = 8
+#: Scalars that compare as JSON compares them when both sides are of the one type.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _pointer(tokens: list[Any], last: Any = None) -> str:
+    """The JSON Pointer of the path ``tokens`` (keys and indexes), and ``last`` if given.
+
+    Built only for an operation written: the walk down keeps the tokens on a stack, so
+    that a change deep in a tree costs no string at each level it passes.
+    """
+    steps = tokens if last is None else [*tokens, last]
+    return "".join([f"/{escape_token(t)}" if type(t) is str else f"/{t}" for t in steps])
+
+
+def _diff_into(operations: list[dict[str, Any]], tokens: list[Any], old: JSON, new: JSON) -> None:
     if old is new:
         return
-    # Shared trees differ in a few children among many: the unchanged ones are passed
-    # over at C speed (``compress`` over ``is_not``), so a wide object or array costs
-    # a call per changed child, not a Python step per child.
+    # Shared trees differ in a few children among many: a wide container's unchanged
+    # children are passed over at C speed (``compress`` over ``is_not``), so it costs a
+    # call per changed child, not a Python step per child.
     if isinstance(old, dict) and isinstance(new, dict):
         if old.keys() == new.keys():
-            for key in compress(old, map(is_not, old.values(), map(new.__getitem__, old))):
-                _diff_into(operations, f"{path}/{escape_token(key)}", old[key], new[key])
+            if len(old) > _NARROW:
+                changed = compress(old, map(is_not, old.values(), map(new.__getitem__, old)))
+                for key in list(changed):
+                    tokens.append(key)
+                    _diff_into(operations, tokens, old[key], new[key])
+                    tokens.pop()
+                return
+            for key, value in old.items():
+                after = new[key]
+                if after is not value:
+                    tokens.append(key)
+                    _diff_into(operations, tokens, value, after)
+                    tokens.pop()
             return
         for key, value in old.items():
             after = new.get(key, _ABSENT)
             if after is value:
                 continue
-            child = f"{path}/{escape_token(key)}"
             if after is _ABSENT:
-                operations.append({"op": "remove", "path": child})
+                operations.append({"op": "remove", "path": _pointer(tokens, key)})
             else:
-                _diff_into(operations, child, value, after)
+                tokens.append(key)
+                _diff_into(operations, tokens, value, after)
+                tokens.pop()
         operations.extend(
-            {"op": "add", "path": f"{path}/{escape_token(key)}", "value": value}
+            {"op": "add", "path": _pointer(tokens, key), "value": value}
             for key, value in new.items()
             if key not in old
         )
         return
     if isinstance(old, list) and isinstance(new, list):
         shared = min(len(old), len(new))
-        # A list grown or shrunk at its end (a streamed list) keeps every shared item:
-        # known without reading them when the list was grown from the old one, else one
-        # scan at half the cost of the one that finds the changed positions.
-        if not grown_from(new, old) and any(map(is_not, old, new)):
-            for index in compress(range(shared), map(is_not, old, new)):
-                _diff_into(operations, f"{path}/{index}", old[index], new[index])
-        operations.extend(
-            {"op": "add", "path": f"{path}/{index}", "value": new[index]}
-            for index in range(shared, len(new))
-        )
-        # Remove from the end so earlier indices stay valid while the patch applies.
-        operations.extend(
-            {"op": "remove", "path": f"{path}/{index}"}
-            for index in range(len(old) - 1, shared - 1, -1)
-        )
+        # A list grown at its end (a streamed list) keeps every shared item: known
+        # without reading them when the list was grown from the old one.
+        if not (len(new) > len(old) and grown_from(new, old)):
+            if shared > _NARROW:
+                positions: Any = compress(range(shared), map(is_not, old, new))
+            else:
+                positions = [index for index in range(shared) if old[index] is not new[index]]
+            for index in positions:
+                tokens.append(index)
+                _diff_into(operations, tokens, old[index], new[index])
+                tokens.pop()
+        if len(new) > shared:
+            operations.extend(
+                {"op": "add", "path": _pointer(tokens, index), "value": new[index]}
+                for index in range(shared, len(new))
+            )
+        elif len(old) > shared:
+            # Remove from the end so earlier indices stay valid while the patch applies.
+            operations.extend(
+                {"op": "remove", "path": _pointer(tokens, index)}
+                for index in range(len(old) - 1, shared - 1, -1)
+            )
         return
-    if not _json_equal(old, new):
-        operations.append({"op": "replace", "path": path, "value": new})
+    kind = type(old)
+    # Of one scalar type, Python's equality is JSON's: no need for the general compare.
+    same = old == new if kind is type(new) and kind in _SCALARS else _json_equal(old, new)
+    if not same:
+        operations.append({"op": "replace", "path": _pointer(tokens), "value": new})
 
 
 _ABSENT = object()
