@@ -127,6 +127,13 @@ class TestSizeWithin:
     def test_a_negative_depth_allows_nothing(self) -> None:
         assert size_within(1, depth=-1, nodes=10) is Exceeded.DEPTH
 
+    @pytest.mark.parametrize("scalar", [None, True, 0, 1.5, "", "text"])
+    def test_a_scalar_is_one_value_at_no_depth(self, scalar: Any) -> None:
+        """Decided before the walk: the answers the walk gives."""
+        assert size_within(scalar, depth=0, nodes=1) == 1
+        assert size_within(scalar, depth=0, nodes=0) is Exceeded.NODES
+        assert size_within(scalar, depth=-1, nodes=0) is Exceeded.DEPTH
+
     def test_a_huge_value_is_refused_at_about_the_budget(self) -> None:
         """The next level's size is read from lengths before it is built."""
         wide = [list(range(100_000))]

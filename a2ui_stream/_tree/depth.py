@@ -125,6 +125,8 @@ def size_within(value: Any, *, depth: int, nodes: int) -> int | Exceeded:
     Returns:
         The number of values, or the bound the walk went past first.
     """
+    if type(value) not in _CONTAINERS:  # a scalar, as most patches write
+        return Exceeded.DEPTH if depth < 0 else Exceeded.NODES if nodes < 1 else 1
     count = 0
     level = [value]
     for levels in range(depth + 1):
