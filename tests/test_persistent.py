@@ -57,9 +57,13 @@ class TestOrderedMap:
             assert len(pmap) == len(model)
             assert pmap.last_key() == next(reversed(model), None)
             assert sorted(pmap, key=pmap.position) == list(model)
+            assert [pmap.get(k, -1) for k in range(-1, 42)] == [
+                model.get(k, -1) for k in range(-1, 42)
+            ]
             history.append((pmap, list(model.items())))
         for old, items in history:
             assert list(old.items()) == items
+            assert [old.get(k) for k, _ in items] == [v for _, v in items]
 
     def test_equality_is_a_dicts(self) -> None:
         """Equal to a dict or a map with the same items in any order; never hashable."""

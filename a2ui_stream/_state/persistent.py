@@ -18,7 +18,7 @@ Imports nothing of the package (the state layer's lowest module). Does no I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, ClassVar, Final, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 import immutables
 
@@ -48,7 +48,9 @@ class OrderedMap(Mapping[K, V]):
         ([('a', 3), ('b', 2)], 'a')
     """
 
-    __slots__ = ("_keys", "_next", "_stamps", "_values")
+    # ``get`` is a slot holding the trie's own bound ``get``: read on every event (the
+    # run's buckets, parts, conversions), it costs a C call, not a Python frame as well.
+    __slots__ = ("_keys", "_next", "_stamps", "_values", "get")
 
     #: The trie type; a benchmark swaps in others to compare (``benchmarks/bench_maps.py``).
     _MAP: ClassVar[Any] = immutables.Map
@@ -70,6 +72,7 @@ class OrderedMap(Mapping[K, V]):
     def _fill(self, pairs: dict[K, V]) -> None:
         trie = self._MAP
         self._values = trie(pairs)
+        self.get = self._values.get  # type: ignore[method-assign,assignment]  # the slot
         self._stamps = trie(zip(pairs, range(len(pairs)), strict=True))
         self._keys = trie(enumerate(pairs))
         self._next = len(pairs)
@@ -84,6 +87,7 @@ class OrderedMap(Mapping[K, V]):
     ) -> OrderedMap[K, V]:
         made: OrderedMap[K, V] = cls.__new__(cls)
         made._values, made._stamps, made._keys, made._next = values, stamps, keys, next_stamp
+        made.get = values.get  # type: ignore[method-assign,assignment]  # the slot
         if next_stamp > 2 * len(values) + _SLACK:
             made._fill(dict(made.items()))  # renumber: iteration stays linear
         return made
@@ -93,9 +97,10 @@ class OrderedMap(Mapping[K, V]):
     def __getitem__(self, key: K) -> V:
         return self._values[key]
 
-    def get(self, key: K, default: Any = None) -> Any:
-        """The value of ``key``, or ``default`` when absent."""
-        return self._values.get(key, default)
+    if TYPE_CHECKING:  # at run time, the slot set when the map is made
+
+        def get(self, key: K, default: Any = None) -> Any:
+            """The value of ``key``, or ``default`` when absent."""
 
     def __contains__(self, key: object) -> bool:
         return key in self._values

@@ -194,7 +194,8 @@ def replaced_paths(patch: Sequence[Any]) -> tuple[tuple[str, ...], ...] | None:
         return None
     tokens: list[tuple[str, ...]] = []
     for operation in patch:
-        name = operation.get("op") if isinstance(operation, Mapping) else None
+        mapping = type(operation) is dict or isinstance(operation, Mapping)  # ABCs cost
+        name = operation.get("op") if mapping else None
         if name == "test":
             continue
         pointer = operation.get("path") if name == "replace" else None
