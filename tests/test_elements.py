@@ -7,7 +7,10 @@ from typing import Any
 
 import pytest
 from convert_cases import root, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from a2ui_stream._convert import elements
 from a2ui_stream._convert.elements import HANDLERS, markdown_link
 from a2ui_stream._convert.vocabulary import validate_element
 from a2ui_stream._request.catalog import basic_catalog
@@ -90,3 +93,20 @@ class TestMarkdownLink:
         markdown, href = markdown_link("x", "java&#115;cript:x")
         assert href == "java&#115;cript:x"
         assert markdown == "[x](java\\&#115;cript:x)"
+
+    #: Text near the shortcuts' edges: every special character, ASCII (the shortcuts'
+    #: case) with controls, references, Unicode spaces and format characters.
+    EDGY = st.text(
+        st.sampled_from(list("\\[]<>`*_!~&#;\r\n ()x9:/%\x85\xa0\xad\u200b\u2028\u3000\ufeff"))
+        | st.characters(max_codepoint=127),
+        max_size=8,
+    )
+
+    @settings(max_examples=300)
+    @given(text=EDGY, url=EDGY)
+    def test_the_shortcuts_write_what_the_expressions_write(self, text: str, url: str) -> None:
+        """A label or URL that skips an expression is one the expression leaves as it is."""
+        label = elements._LINK_TEXT_SPECIAL.sub(r"\\\g<0>", elements._LINE_ENDING.sub(" ", text))
+        href = elements._DESTINATION_SPECIAL.sub(elements._percent, url)
+        destination = elements._REFERENCE.sub(r"\\&", href)
+        assert markdown_link(text, url) == (f"[{label}]({destination})", href)

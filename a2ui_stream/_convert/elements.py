@@ -68,6 +68,13 @@ _DESTINATION_SPECIAL = re.compile(
 #: An ``&`` that would start an entity or character reference, which CommonMark decodes
 #: inside a destination (``javascript&#58;`` is ``javascript:``): escaped, so it stays.
 _REFERENCE = re.compile(r"&(?=#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)")
+#: Every character the two label expressions above can match: a label holding none of
+#: them is written as it is. A set's check costs a few percent of a ``sub`` on a label
+#: (each ``sub`` with a template calls back into Python), and media links are on the path
+#: of every Video and AudioPlayer converted.
+_LABEL_CHARACTERS: Final = frozenset("\\[]<>`*_!~&\r\n")
+#: The printable ASCII characters :data:`_DESTINATION_SPECIAL` matches.
+_DESTINATION_ASCII: Final = frozenset(" ()<>\\")
 
 
 def _percent(match: re.Match[str]) -> str:
@@ -94,9 +101,15 @@ def markdown_link(text: str, url: str) -> tuple[str, str]:
     Returns:
         The Markdown, and the href a CommonMark renderer makes of it.
     """
-    label = _LINK_TEXT_SPECIAL.sub(r"\\\g<0>", _LINE_ENDING.sub(" ", text))
-    href = _DESTINATION_SPECIAL.sub(_percent, url)
-    destination = _REFERENCE.sub(r"\\&", href)
+    label = text
+    if not _LABEL_CHARACTERS.isdisjoint(text):
+        label = _LINK_TEXT_SPECIAL.sub(r"\\\g<0>", _LINE_ENDING.sub(" ", text))
+    href = url
+    # Printable ASCII (the usual URL) is matched only by a few characters; anything else
+    # may hold a Unicode space or format character, which only the expression knows.
+    if not (url.isascii() and url.isprintable() and _DESTINATION_ASCII.isdisjoint(url)):
+        href = _DESTINATION_SPECIAL.sub(_percent, url)
+    destination = _REFERENCE.sub(r"\\&", href) if "&" in href else href
     return f"[{label}]({destination})", href
 
 
