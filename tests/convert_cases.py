@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from invariants import unfrozen
 
 from a2ui_stream._convert import plans
 from a2ui_stream._convert.converter import Conversion, Converter
@@ -41,6 +42,7 @@ def run(*raw: dict[str, Any], data: Any = msgspec.UNSET, version: str = "v0.9") 
     result = CONVERTER.convert(surface(*raw, data=data, version=version))
     if result.element is not None:
         assert validate_element(result.element) == []
+        assert unfrozen(result.element) == []
         OUTPUTS.append(result.element)
     return result
 

@@ -25,6 +25,7 @@ from a2ui_stream import (
 )
 from a2ui_stream._convert.converter import Converter
 from a2ui_stream._convert.vocabulary import validate_element
+from a2ui_stream._tree.frozen import FrozenDict, FrozenList
 from a2ui_stream._wire.codec import EventDecoder
 
 if TYPE_CHECKING:
@@ -103,6 +104,23 @@ def _walk(element: Any, depth: int, out: list[str], limits: Limits, counts: list
         _walk(kid, depth + 1, out, limits, counts)
 
 
+def unfrozen(value: Any) -> list[str]:
+    """Where ``value`` holds a dict or list a caller could change (not frozen)."""
+    out: list[str] = []
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            if type(node) is not FrozenDict:
+                out.append(f"a {type(node).__name__} at {where or '/'}")
+            stack.extend((inner, f"{where}/{key}") for key, inner in node.items())
+        elif isinstance(node, list):
+            if not isinstance(node, FrozenList):
+                out.append(f"a {type(node).__name__} at {where or '/'}")
+            stack.extend((inner, f"{where}/{index}") for index, inner in enumerate(node))
+    return out
+
+
 def element_problems(element: Any, limits: Limits) -> list[str]:
     """Check one ``present`` args tree against every output bound and the vocabulary.
 
@@ -119,6 +137,7 @@ def element_problems(element: Any, limits: Limits) -> list[str]:
     if counts[0] > limits.max_nodes:
         out.append(f"{counts[0]} elements (limit {limits.max_nodes})")
     out.extend(validate_element(element))
+    out.extend(unfrozen(element))
     return out
 
 

@@ -8,7 +8,10 @@ made valid), and Button ``$action``s. :data:`HANDLERS` is the table a converter
 resolves once.
 
 A handler receives a :class:`~a2ui_stream._convert.walk.Context` for one component
-and returns its element, or ``None`` to drop it. It reads props two ways:
+and returns its element, or ``None`` to drop it: a dict, which the walk freezes with one
+copy, so every container a handler puts in it must be frozen already (children are;
+``ctx.data`` freezes what it gives; the rest is built as :class:`FrozenDict` and
+:class:`FrozenList`). It reads props two ways:
 ``ctx.prop``/``ctx.first``/``ctx.resolve`` give values to inspect (branch on their
 type or content), ``ctx.value``/``ctx.value_first``/``ctx.placed`` give values that
 are only placed into the element or passed to a rule (``ctx.string``, ``ctx.text``,
@@ -30,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 from a2ui_stream._convert import vocabulary as vocab
 from a2ui_stream._convert.bindings import MISSING, call_of, field_name
 from a2ui_stream._convert.rules import url_is_safe
+from a2ui_stream._tree.frozen import FrozenDict, FrozenList
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Severity
 
@@ -316,10 +320,10 @@ def _tabs(ctx: Context) -> dict[str, Any] | None:
             converted = ctx.children([tab["child"]])
             if converted:
                 card["children"] = converted
-        out.append(card)
+        out.append(FrozenDict(card))
     element: dict[str, Any] = {"$type": "Col"}
     if out:
-        element["children"] = out
+        element["children"] = FrozenList(out)
     return element
 
 
@@ -331,7 +335,7 @@ def _modal(ctx: Context) -> dict[str, Any] | None:
 
 
 def _options(ctx: Context) -> list[dict[str, Any]]:
-    """ChoicePicker options with a string value, labels as text."""
+    """ChoicePicker options with a string value, labels as text; frozen."""
     options = []
     raw = ctx.props.get("options")
     for option in raw if type(raw) is list else ():
@@ -341,8 +345,8 @@ def _options(ctx: Context) -> list[dict[str, Any]]:
         if value is None:
             continue
         label = ctx.text(ctx.placed(option.get("label")), "label")
-        options.append({"label": label, "value": value})
-    return options
+        options.append(FrozenDict({"label": label, "value": value}))
+    return FrozenList(options)
 
 
 def _choice_picker(ctx: Context) -> dict[str, Any] | None:
@@ -354,20 +358,22 @@ def _choice_picker(ctx: Context) -> dict[str, Any] | None:
         out: list[Any] = []
         label = ctx.string(ctx.value("label"), "label")
         if label is not None and ctx.reserve():
-            out.append({"$type": "Text", "value": label})
+            out.append(FrozenDict({"$type": "Text", "value": label}))
         for option in options:
             if not ctx.reserve():
                 break
             out.append(
-                {
-                    "$type": "Checkbox",
-                    "label": option["label"],
-                    "name": option["value"],
-                    "defaultChecked": ctx.chosen(chosen, "value", option["value"]),
-                }
+                FrozenDict(
+                    {
+                        "$type": "Checkbox",
+                        "label": option["label"],
+                        "name": option["value"],
+                        "defaultChecked": ctx.chosen(chosen, "value", option["value"]),
+                    }
+                )
             )
         if out:
-            element["children"] = out
+            element["children"] = FrozenList(out)
         return element
     element = {"$type": "RadioGroup", "options": options}
     ctx.put(element, "name", field_name(ctx.props))
@@ -427,7 +433,7 @@ def _action(ctx: Context, raw: Any) -> dict[str, Any] | None:
                     severity=_DEBUG if pending else _WARNING,
                 )
                 return None
-            return {"type": "a2ui:function", "call": name, "args": ctx.data(args)}
+            return FrozenDict({"type": "a2ui:function", "call": name, "args": ctx.data(args)})
     elif type(raw) is dict and len(raw) == 1 and type(raw.get("event")) is dict:
         event = raw["event"]
         return _event(ctx, ctx.resolve(event.get("name")), event.get("context", MISSING))
@@ -466,7 +472,7 @@ def _event(ctx: Context, name: Any, context: Any) -> dict[str, Any] | None:
         resolved = ctx.placed(context)
         if resolved is not MISSING:
             action["context"] = ctx.data(resolved)
-    return action
+    return FrozenDict(action)
 
 
 #: Component type to handler: upstream's table, then the rest of the basic catalog.

@@ -59,8 +59,6 @@ _WORK_PER_NODE: Final = 4
 _MAX_CACHED_POINTERS: Final = 4096
 _DEBUG: Final = Severity.DEBUG
 _WARNING: Final = Severity.WARNING
-#: The containers a handler's element may hold unfrozen.
-_PLAIN: Final = frozenset({dict, list})
 
 Entry = tuple[str | None, Diagnostic]
 """One warning as logged: its once-per-conversion key (or ``None``) and the diagnostic."""
@@ -356,14 +354,11 @@ class Walk:
                 out = self.refs(comp, children, depth + 1, item)
                 if out:  # after any single-child references the handler converted
                     first = element.get("children")
-                    element["children"] = out if first is None else first + out
+                    element["children"] = out if first is None else FrozenList(first + out)
             # Frozen once made: shared with the state, later outputs and the caller, who
-            # must not be able to change them. Its children are frozen already, and most
-            # elements hold nothing else but scalars: one copy, checked in C, freezes them.
-            if _PLAIN.isdisjoint(map(type, element.values())):
-                element = FrozenDict(element)
-            else:
-                element = freeze(element)
+            # must not be able to change them. Handlers freeze every container they put
+            # in an element (its children are frozen elements already): one copy.
+            element = FrozenDict(element)
         visited.discard(cid)
         return element
 
@@ -632,8 +627,8 @@ class Context(msgspec.Struct):
     placed = resolve
 
     def data(self, value: Any) -> Any:
-        """A resolved value as an element carries data: no gap (upstream drops holes)."""
-        return closed(value) if self.walk.gaps else value
+        """A resolved value as an element carries data: frozen, no gap (upstream drops holes)."""
+        return freeze(closed(value) if self.walk.gaps else value)
 
     def call(self, name: str, raw_args: Any) -> Any:
         """Evaluate a basic-catalog function; unsupported or failing ones warn, give ``MISSING``.
