@@ -89,9 +89,11 @@ def _planned(converter: Converter, surface: Surface) -> tuple[Any, Any] | None:
 
 _NAMES = re.compile(
     r"[kabistcdel]\d+|it|r|st|log|mark|n0|w0|x|e|d|M|CAP|P|MISS|MISSING|LookupError|both|type|len"
-    r"|list|R_\w+|F|L|FZ"
+    r"|list|str|H|R_\w+|F|L|FZ"
 )
-_ATTRIBUTES = frozenset({"nodes", "work", "log", "island", "undo", "list_item", "append", "extend"})
+_ATTRIBUTES = frozenset(
+    {"nodes", "work", "log", "island", "undo", "list_item", "append", "extend", "startswith"}
+)
 
 
 def _only_our_code(source: str) -> bool:
@@ -110,6 +112,50 @@ def _only_our_code(source: str) -> bool:
         if isinstance(node, (ast.Import, ast.ImportFrom, ast.Lambda, ast.Global)):
             return False
     return True
+
+
+#: Values of every kind for a bound text, URL and choice: the silent case a plan writes
+#: inline, and each case it leaves to the rule (cut, printed, unsafe, missing).
+_RULE_VALUES: list[Any] = [
+    "short",
+    "x" * 40,  # past the string limit below
+    "https://example.com/a.png",
+    "http://example.com/a.png",
+    "/relative/a.png",
+    "javascript:alert(1)",
+    "data:image/png;base64,AAAA",
+    "mailto:someone",
+    "https://" + "x" * 40,
+    3.5,
+    7,
+    True,
+    None,
+    ["one", "two"],
+    [],
+    {"k": "v"},
+]
+
+
+class TestRulesInline:
+    @pytest.mark.parametrize("value", _RULE_VALUES, ids=range(len(_RULE_VALUES)))
+    def test_a_plan_gives_what_the_walk_gives(self, value: Any) -> None:
+        """Text, URL and choice rules written inline agree with the rules themselves."""
+        converter = Converter(limits=Limits(max_string_length=30))
+        components: list[dict[str, Any]] = [
+            {"id": "root", "component": "Column", "children": ["t", "i", "c"]},
+            {"id": "t", "component": "Text", "text": {"path": "/v"}},
+            {"id": "i", "component": "Image", "url": {"path": "/v"}},
+            {
+                "id": "c",
+                "component": "ChoicePicker",
+                "options": [{"label": "A", "value": "a"}],
+                "value": {"path": "/v"},
+            },
+        ]
+        surface = _surface(components, {"v": value})
+        planned = _planned(converter, surface)
+        if planned is not None:  # ``None``: the plan left this value to the walk
+            assert msgspec.json.encode(planned) == msgspec.json.encode(_walked(converter, surface))
 
 
 class TestHostileInput:

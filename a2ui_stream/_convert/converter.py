@@ -28,6 +28,7 @@ Must not import: the reducer, events, request or shell modules. Does no I/O, no 
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import compress
 from operator import is_not
 from types import MappingProxyType
@@ -221,16 +222,12 @@ class Converter:
         if element is None or _basis(before) != _basis(surface):
             return None
         setup = self._setup
-
-        def walks() -> tuple[Walk, Walk]:
-            return Walk(setup, before), Walk(setup, surface)
-
         if (
             paths is not None
             and plan is not None
             and (made.plan is plan or (made.plan is None and not made.stopped))
         ):
-            found = plan.patch(element, walks, paths, made.runs)
+            found = plan.patch(element, (before, surface), partial(Walk, setup), paths, made.runs)
             if found is not None:
                 patched, nodes, work, runs = found
                 nodes += made.nodes

@@ -86,6 +86,16 @@ def _step(var: str, segment: str) -> str:
 _TAKE_MISSING: Final = frozenset({"text", "chosen"})
 
 
+#: The test of each rule's first case, which gives the value itself without a word, as
+#: an expression of the value's variable: written inline, the common value costs no call
+#: (a plan of a live dashboard applies a rule to every value it shows). ``H`` is
+#: :data:`~a2ui_stream._convert.rules.SAFE_PREFIXES`.
+_SILENT: Final = {
+    "text": "type({0}) is str and len({0}) <= M",
+    "url": "type({0}) is str and len({0}) <= M and ({0}.startswith(H) or ':' not in {0})",
+    "first_choice": "type({0}) is str",
+}
+
 #: The recorded values that depend on data or on the walk.
 _RECORDED: Final = frozenset({Hole, Island, Template})
 
@@ -261,7 +271,11 @@ class _Scope:
                     continue
                 out = self.name("b")
                 extra = "".join(f", {self.constant(arg)}" for arg in args)
-                self.reads.append(f"{out} = R_{rule}(P, {var}, {self.constant(key)}{extra})")
+                call = f"R_{rule}(P, {var}, {self.constant(key)}{extra})"
+                silent = _SILENT.get(rule)  # the rule's first case, which returns the value
+                if silent is not None:
+                    call = f"{var} if {silent.format(var)} else {call}"
+                self.reads.append(f"{out} = {call}")
                 if rule != "text":  # the others leave a prop out with None
                     self.reads.append(f"if {out} is None: return None")
                 var = out
@@ -408,7 +422,8 @@ class Plan:
     def patch(
         self,
         element: dict[str, Any],
-        walks: Callable[[], tuple[Walk, Walk]],
+        surfaces: tuple[Surface, Surface],
+        walk_of: Callable[[Surface], Walk],
         paths: Iterable[tuple[str, ...]],
         runs: ItemRuns = NO_RUNS,
     ) -> tuple[dict[str, Any], int, int, ItemRuns] | None:
@@ -421,8 +436,9 @@ class Plan:
 
         Args:
             element: the element of a run of this plan whose root scope did not miss.
-            walks: makes a walk of the surface that run was made from, and one of the
-                surface with the new data model (their logs are not used).
+            surfaces: the surface that run was made from, and the one with the new data.
+            walk_of: makes a walk of a surface, to run items in (made only as needed:
+                the old surface's, when an item's last run is not known).
             paths: the data paths that changed from the one model to the other.
             runs: the item runs of the patch that made ``element``, if one did: an item
                 whose value is still the one it ran on is not run again to learn what
@@ -457,11 +473,12 @@ class Plan:
                 changed.setdefault(inside, set()).add(int(key))
         if not changed:
             return element, 0, 0, runs
-        before, after = walks()
+        before, surface = surfaces
+        after, earlier = walk_of(surface), None
         nodes = work = 0
         for index, positions in changed.items():
             template = self.templates[index]
-            old = walk_data(before.root, template.segments)
+            old = walk_data(before.data_model, template.segments)  # as a walk reads it
             new = walk_data(after.root, template.segments)
             if type(new) is not list or type(old) is not list or len(new) != len(old):
                 return None
@@ -473,7 +490,8 @@ class Plan:
                 if last is not None and last[0] is old[position]:
                     was: ItemRun | None = last[1]
                 else:
-                    was = _item_run(template, old[position], before)
+                    earlier = earlier or walk_of(before)
+                    was = _item_run(template, old[position], earlier)
                 now = _item_run(template, new[position], after)
                 if was is None or now is None or was[1] != now[1]:
                     return None  # a miss, or warnings that differ
@@ -534,6 +552,7 @@ class Plans:
         self._code: OrderedDict[str, Any] = OrderedDict()
         self.namespace: dict[str, Any] = {
             "M": setup.max_string,
+            "H": rules.SAFE_PREFIXES,
             "CAP": setup.max_items,
             "P": rules.Probe(setup.max_string),
             "MISS": _MISS,
