@@ -353,13 +353,12 @@ def _edit(
     document: JSON,
     tokens: Sequence[str],
     change: Callable[[JSON, str], JSON],
-    bounds: _Bounds,
+    own: Callable[[Any], Any],
 ) -> JSON:
     """Copy the containers along ``tokens[:-1]`` and let ``change`` rebuild the last one.
 
-    Each container on the way is copied unless this patch made it (see
-    :meth:`_Bounds.own`, written out here: it runs at every level of every path). A
-    loop, not recursion: the path's length is the input's to choose.
+    ``own`` gives the copy of a container to change (see :meth:`_Bounds.own`). A loop,
+    not recursion: the path's length is the input's to choose.
     """
     if not tokens:
         raise _OperationError("the root has no parent")
@@ -378,12 +377,8 @@ def _edit(
         else:
             raise _OperationError(f"cannot descend into a {type(node).__name__} at {token!r}")
     written = change(node, tokens[-1])
-    fresh = bounds.fresh
     for parent, key in reversed(parents):
-        container: Any = parent
-        if id(container) not in fresh:
-            container = dict(parent) if isinstance(parent, dict) else list(parent)
-            fresh[id(container)] = container
+        container = own(parent)
         container[key] = written  # an int key goes with a list
         written = container
     return written
@@ -467,11 +462,11 @@ def _add(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
     if not tokens:
         return _whole(document, value, bounds)
     bounds.reach(tokens)
-    return _edit(document, tokens, _add_to(value, tokens, bounds), bounds)
+    return _edit(document, tokens, _add_to(value, tokens, bounds), bounds.own)
 
 
 def _remove(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
-    return _edit(document, _tokens(operation, "path"), _remove_from(bounds), bounds)
+    return _edit(document, _tokens(operation, "path"), _remove_from(bounds), bounds.own)
 
 
 def _replace(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
@@ -480,7 +475,7 @@ def _replace(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> J
     if not tokens:
         return _whole(document, value, bounds)
     bounds.reach(tokens)
-    return _edit(document, tokens, _replace_in(value, tokens, bounds), bounds)
+    return _edit(document, tokens, _replace_in(value, tokens, bounds), bounds.own)
 
 
 def _move(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
@@ -493,12 +488,12 @@ def _move(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON
         raise _OperationError("cannot move a value into one of its own children")
     value = _get(document, source)
     bounds.reach(target)
-    removed = _edit(document, source, _remove_from(None), bounds)
+    removed = _edit(document, source, _remove_from(None), bounds.own)
     bounds.share()
     if not target:
         # The value alone is the document now: counted afresh, it fits, being a part.
         return _whole(removed, value, bounds)
-    return _edit(removed, target, _add_to(value, target, bounds, counted=False), bounds)
+    return _edit(removed, target, _add_to(value, target, bounds, counted=False), bounds.own)
 
 
 def _copy(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON:
@@ -508,7 +503,7 @@ def _copy(document: JSON, operation: Mapping[str, Any], bounds: _Bounds) -> JSON
         return _whole(document, value, bounds)
     bounds.reach(target)
     bounds.share()
-    return _edit(document, target, _add_to(value, target, bounds), bounds)
+    return _edit(document, target, _add_to(value, target, bounds), bounds.own)
 
 
 def _test(document: JSON, operation: Mapping[str, Any], _bounds: _Bounds) -> JSON:
