@@ -9,7 +9,9 @@ Each rule is one function of ``(ctx, value, key)`` that returns the value to cop
 them with its context; a render plan calls the very same functions with a :class:`Probe`,
 whose ``warn`` raises :class:`Loud`: a value the rule would warn about, or leave out,
 is not the silent case the plan was recorded for, and that scope falls back to the
-interpreter. So each rule has one implementation, used on both paths.
+interpreter. So each rule has one implementation, used on both paths; a plan only tests
+the first case of ``string``, ``text``, ``url`` and ``first_choice`` inline (a value
+given back as it is) before calling the rule, and a test holds the two to agreeing.
 
 Must not import: other converter modules except bindings and functions. Does no I/O.
 """
