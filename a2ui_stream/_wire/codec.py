@@ -69,6 +69,9 @@ __all__ = [
 
 
 _NEWLINE = b"\n"
+#: The newline as a byte value: ``10 in payload`` is a memchr, where ``b"\n" in payload``
+#: first fails to read its operand as an int, at the cost of a raised TypeError.
+_LF = 10
 #: msgspec's reason for a required field that is absent, naming the field.
 _MISSING_FIELD = re.compile(r"Object missing required field `(\w+)`")
 #: msgspec's reasons for a lone surrogate: "invalid utf-16 surrogate pair" when another
@@ -203,7 +206,7 @@ def _single_line(event: Event, data: bytes) -> Event:
     whitespace between tokens: a space in its place gives the same value, and keeps
     ``content`` and ``extra`` bytes (written back verbatim) on one line, as JSONL needs.
     """
-    if _NEWLINE in data:
+    if _LF in data:
         return _decode_trusted(data.replace(_NEWLINE, b" "))
     return event
 
@@ -487,7 +490,7 @@ class EventDecoder:
                 # Everything else goes through _decode_payload.
                 found: list[Diagnostic] = []
                 result: Event | Diagnostic | None = None
-                if _NEWLINE not in payload:
+                if _LF not in payload:
                     try:
                         event: Event = fast(payload)
                     except Exception:  # noqa: BLE001, S110 - _decode_payload reports it

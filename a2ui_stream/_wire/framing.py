@@ -298,7 +298,7 @@ class Framer:
         if self._held_cr:
             data = _CR_BYTE + data
             self._held_cr = False
-        if _CR_BYTE not in data:  # the common case: LF only
+        if _CR not in data:  # the common case: LF only (an int: a memchr, no TypeError)
             return data
         if data[-1] == _CR:
             data = data[:-1]
