@@ -124,7 +124,8 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
     start = checkpoints[-1][0] if checkpoints else 0
     reference = previous.surfaces if previous is not None else {}
     claims = list(known)
-    first, changed = start, list[ComponentChange]()
+    first = start
+    changed: list[ComponentChange] = []  # not list[...](): an alias call tries __orig_class__
     if edits is not None and previous is not None and documents is not None and start == shared:
         first, surfaces, changed = edit_first(
             previous,

@@ -109,6 +109,9 @@ class _ContentView(msgspec.Struct):
 
 
 _replace = msgspec.structs.replace
+#: Makes a named tuple from a tuple of its fields: calling the class runs its
+#: ``__new__`` as Python code, a frame per call, twice for every event reduced.
+_new_tuple = tuple.__new__
 _NO_SURFACES: immutables.Map[str, int] = immutables.Map()
 _NO_REPORTS: immutables.Map[str, tuple[Diagnostic, ...]] = immutables.Map()
 _CONTENT_VIEW = msgspec.json.Decoder(_ContentView)
@@ -196,15 +199,15 @@ class Reducer:
         handler = _expanded if chunked else _HANDLERS.get(type(event))
         if handler is None:  # not in drawing_events
             # Most events (text, tool calls, steps) only advance the count.
-            return Reduction(_replace(state, seq=state.seq + 1), (), ())
-        context = Context(state.seq, *self._fixed)
+            return _new_tuple(Reduction, (_replace(state, seq=state.seq + 1), (), ()))
+        context = _new_tuple(Context, (state.seq, *self._fixed))
         try:
             new_state, diffs, diagnostics = handler(state, event, context)
         except Exception as error:  # noqa: BLE001 - containment: a bug must not stop the stream
             what = f"event {state.seq} ({type(event).__name__})"
             problem = internal_error(error, what, seq=state.seq)
             return Reduction(_replace(state, seq=state.seq + 1), (), (problem,))
-        return Reduction(msgspec.structs.replace(new_state, seq=state.seq + 1), diffs, diagnostics)
+        return _new_tuple(Reduction, (_replace(new_state, seq=state.seq + 1), diffs, diagnostics))
 
     def inert(self, state: StreamState, event: ev.Event) -> bool:
         """Whether ``event`` would change nothing but the event count, cheaply told.
@@ -397,8 +400,10 @@ def _on_activity_snapshot(
 
 def _behind_middleware(run: RunState, state: StreamState) -> tuple[RunState, StreamState]:
     """Note that the run carries genuine activity, which draws its render calls itself."""
-    carriers = run.carriers if isinstance(run.carriers, Carriers) else Carriers()
-    noted = saw_activity(carriers)
+    carriers = run.carriers
+    if type(carriers) is Carriers and carriers.behind_middleware:
+        return run, state  # noted at the run's first activity: every later one ends here
+    noted = saw_activity(carriers if isinstance(carriers, Carriers) else Carriers())
     if noted is run.carriers:
         return run, state
     run = msgspec.structs.replace(run, carriers=noted)
