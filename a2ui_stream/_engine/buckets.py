@@ -148,7 +148,7 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
         # Operations before ``shared`` are replayed from the nearest checkpoint; they
         # were reported when first applied.
         report = index >= shared
-        if isinstance(operation, Diagnostic):
+        if type(operation) is Diagnostic:  # not isinstance: msgspec's metaclass, per operation
             if report:
                 diagnostics.append(locate(operation, key, context))
         else:

@@ -273,8 +273,7 @@ class Processor:
                             self._halted = True
                             break
                     continue
-                # mypy narrows no ``type(x) is not C``: a diagnostic went on above.
-                event = item.event  # type: ignore[union-attr]
+                event = item.event
                 if log is not None:
                     try:
                         record = encode_event(event)

@@ -193,10 +193,15 @@ class Reducer:
             TypeError: ``state`` is no :class:`StreamState` or ``event`` no decoded
                 event (a dict is read by ``Processor.feed_events``).
         """
-        if not isinstance(event, ev.Event) or not isinstance(state, StreamState):
+        kind = type(event)
+        # A drawing event's class is an Event's: asked first, it spares an isinstance
+        # that goes through msgspec's metaclass for every subclass.
+        if (kind not in self.drawing_events and not isinstance(event, ev.Event)) or not isinstance(
+            state, StreamState
+        ):
             raise TypeError(_not_reducible(state, event))
-        chunked = state.chunks or type(event) in CHUNK_EVENTS
-        handler = _expanded if chunked else _HANDLERS.get(type(event))
+        chunked = state.chunks or kind in CHUNK_EVENTS
+        handler = _expanded if chunked else _HANDLERS.get(kind)
         if handler is None:  # not in drawing_events
             # Most events (text, tool calls, steps) only advance the count.
             return _new_tuple(Reduction, (_replace(state, seq=state.seq + 1), (), ()))
@@ -393,7 +398,7 @@ def _on_activity_snapshot(
     if isinstance(view.status, UnsetType):
         return state, (), (locate(no_operations(content_keys(raw)), key, context),)
     read = read_content(raw, context.limits)
-    if isinstance(read, Diagnostic):
+    if type(read) is Diagnostic:
         return state, (), (locate(read, key, context),)
     return _apply_lifecycle(state, run, key, read, context)
 

@@ -255,7 +255,7 @@ def normalize_message(message: Mapping[str, Any], *, index: int) -> Operation | 
 
 
 def _build(opened: Opened | Diagnostic, index: int) -> Operation | Diagnostic:
-    if isinstance(opened, Diagnostic):
+    if type(opened) is Diagnostic:  # not isinstance: msgspec's metaclass, per operation
         return opened
     key, payload, family, warnings = opened
     return _BUILDERS[key](payload, family, index, warnings)

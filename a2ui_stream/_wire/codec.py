@@ -482,7 +482,7 @@ class EventDecoder:
         append = out.append
         fast = _FAST.decode
         for item in items:
-            if isinstance(item, Frame):
+            if type(item) is Frame:
                 payload = item.payload
                 # The common case inline: one line, a 1.0 event, no extras. msgspec
                 # checks UTF-8 in every string it decodes, so only the undecoded

@@ -7,6 +7,7 @@ kept instead. Imports nothing from the package; does no logging (the shell logs)
 from __future__ import annotations
 
 import enum
+from typing import final
 
 import msgspec
 
@@ -29,6 +30,8 @@ class Severity(enum.Enum):
     DEBUG = "debug"
 
 
+# Final: the hot paths tell one by ``type(x) is Diagnostic``, which mypy then narrows.
+@final
 class Diagnostic(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """What was wrong with the input, where, and what was kept.
 
