@@ -595,50 +595,46 @@ def _diff_into(operations: list[dict[str, Any]], tokens: list[Any], old: JSON, n
     # children are passed over at C speed (``compress`` over ``is_not``), so it costs a
     # call per changed child, not a Python step per child.
     if isinstance(old, dict) and isinstance(new, dict):
-        if old.keys() == new.keys():
-            if len(old) > _NARROW:
-                changed = compress(old, map(is_not, old.values(), map(new.__getitem__, old)))
-                for key in list(changed):
-                    tokens.append(key)
-                    _diff_into(operations, tokens, old[key], new[key])
-                    tokens.pop()
-                return
-            for key, value in old.items():
-                after = new[key]
-                if after is not value:
-                    tokens.append(key)
-                    _diff_into(operations, tokens, value, after)
-                    tokens.pop()
+        if len(old) > _NARROW and old.keys() == new.keys():
+            changed = compress(old, map(is_not, old.values(), map(new.__getitem__, old)))
+            for key in list(changed):
+                tokens.append(key)
+                _diff_into(operations, tokens, old[key], new[key])
+                tokens.pop()
             return
+        kept = 0  # old keys still in new: when all of new's, nothing was added
         for key, value in old.items():
             after = new.get(key, _ABSENT)
-            if after is value:
-                continue
             if after is _ABSENT:
                 operations.append({"op": "remove", "path": _pointer(tokens, key)})
-            else:
+                continue
+            kept += 1
+            if after is not value:
                 tokens.append(key)
                 _diff_into(operations, tokens, value, after)
                 tokens.pop()
-        operations.extend(
-            {"op": "add", "path": _pointer(tokens, key), "value": value}
-            for key, value in new.items()
-            if key not in old
-        )
+        if kept < len(new):
+            operations.extend(
+                {"op": "add", "path": _pointer(tokens, key), "value": value}
+                for key, value in new.items()
+                if key not in old
+            )
         return
     if isinstance(old, list) and isinstance(new, list):
         shared = min(len(old), len(new))
         # A list grown at its end (a streamed list) keeps every shared item: known
         # without reading them when the list was grown from the old one.
         if not (len(new) > len(old) and grown_from(new, old)):
-            if shared > _NARROW:
-                positions: Any = compress(range(shared), map(is_not, old, new))
-            else:
-                positions = [index for index in range(shared) if old[index] is not new[index]]
+            positions = (
+                compress(range(shared), map(is_not, old, new))
+                if shared > _NARROW
+                else range(shared)
+            )
             for index in positions:
-                tokens.append(index)
-                _diff_into(operations, tokens, old[index], new[index])
-                tokens.pop()
+                if old[index] is not new[index]:
+                    tokens.append(index)
+                    _diff_into(operations, tokens, old[index], new[index])
+                    tokens.pop()
         if len(new) > shared:
             operations.extend(
                 {"op": "add", "path": _pointer(tokens, index), "value": new[index]}
