@@ -133,16 +133,27 @@ def size_within(value: Any, *, depth: int, nodes: int) -> int | Exceeded:
         count += len(level)
         if count > nodes:
             return Exceeded.NODES
-        dicts = [item for item in level if type(item) in _DICTS]
-        lists = [item for item in level if type(item) in _LISTS]
-        if not dicts and not lists:
+        # One pass: each container's members join the next level, whose size is
+        # checked against the budget before they are added, never after.
+        below: list[Any] = []
+        nested = False
+        for item in level:
+            kind = type(item)
+            if kind in _DICTS:
+                members: Any = item.values()
+            elif kind in _LISTS:
+                members = item
+            else:
+                continue
+            if levels == depth:
+                return Exceeded.DEPTH  # a container at this level nests one more
+            if count + len(below) + len(members) > nodes:
+                return Exceeded.NODES
+            below.extend(members)
+            nested = True
+        if not nested:
             return count
-        if levels == depth:
-            return Exceeded.DEPTH  # a container at this level nests one more
-        # The next level's size, from the lengths alone (in C), before it is built.
-        if count + sum(map(len, dicts)) + sum(map(len, lists)) > nodes:
-            return Exceeded.NODES
-        level = [*_flatten(map(_values, dicts)), *_flatten(lists)]
+        level = below
     return Exceeded.DEPTH  # ``depth`` below 0
 
 
