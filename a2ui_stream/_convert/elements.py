@@ -17,7 +17,9 @@ type or content), ``ctx.value``/``ctx.value_first``/``ctx.placed`` give values t
 are only placed into the element or passed to a rule (``ctx.string``, ``ctx.text``,
 ``ctx.url``, ``ctx.flag``, ``ctx.number``, ``ctx.enum``), and a rule's result is only
 placed, set with ``ctx.put`` (left out when ``None``) or compared with ``None``; an
-optional prop copied through one rule is ``ctx.optional(element, key, rule, ...)``. That
+optional prop copied through one rule is ``ctx.optional(element, key, rule, ...)``, called
+only when the prop (or its fallback) is present: most props are absent, and a test of
+``ctx.props`` costs a few percent of a call. That
 discipline is what lets a render plan (:mod:`a2ui_stream._convert.plans`) record a
 handler once and replay it on new data.
 
@@ -182,29 +184,38 @@ def _image(ctx: Context) -> dict[str, Any] | None:
     if alt is None:
         alt = ctx.string(ctx.value("description"), "alt")
     element: dict[str, Any] = {"$type": "Image", "src": src, "alt": "" if alt is None else alt}
+    props = ctx.props
     size = ctx.prop("size")
     if (type(size) is str and size in vocab.IMAGE_SIZES) or type(size) in {int, float}:
         element["size"] = size
     elif size is not MISSING:
         ctx.invalid("size", size)
-    ctx.optional(element, "round", "flag")
+    if "round" in props:
+        ctx.optional(element, "round", "flag")
     return element
 
 
 def _row(ctx: Context) -> dict[str, Any] | None:
     """Row: gap, align (align/alignment), justify (justify/distribution)."""
     element: dict[str, Any] = {"$type": "Row"}
-    ctx.optional(element, "gap", "number", 0, 8)
-    ctx.optional(element, "align", "enum", vocab.ALIGN_FROM_A2UI, fallback="alignment")
-    ctx.optional(element, "justify", "enum", vocab.JUSTIFY_FROM_A2UI, fallback="distribution")
+    props = ctx.props
+    if "gap" in props:
+        ctx.optional(element, "gap", "number", 0, 8)
+    if "align" in props or "alignment" in props:
+        ctx.optional(element, "align", "enum", vocab.ALIGN_FROM_A2UI, fallback="alignment")
+    if "justify" in props or "distribution" in props:
+        ctx.optional(element, "justify", "enum", vocab.JUSTIFY_FROM_A2UI, fallback="distribution")
     return element
 
 
 def _column(ctx: Context) -> dict[str, Any] | None:
     """Column: Col with gap and align."""
     element: dict[str, Any] = {"$type": "Col"}
-    ctx.optional(element, "gap", "number", 0, 8)
-    ctx.optional(element, "align", "enum", vocab.ALIGN_FROM_A2UI, fallback="alignment")
+    props = ctx.props
+    if "gap" in props:
+        ctx.optional(element, "gap", "number", 0, 8)
+    if "align" in props or "alignment" in props:
+        ctx.optional(element, "align", "enum", vocab.ALIGN_FROM_A2UI, fallback="alignment")
     return element
 
 
@@ -218,9 +229,13 @@ def _list(ctx: Context) -> dict[str, Any] | None:
 def _card(ctx: Context) -> dict[str, Any] | None:
     """Card: title, padding, background; the spec's single ``child`` first."""
     element: dict[str, Any] = {"$type": "Card"}
-    ctx.optional(element, "title", "string")
-    ctx.optional(element, "padding", "number", 0, 8)
-    ctx.optional(element, "background", "string")
+    props = ctx.props
+    if "title" in props:
+        ctx.optional(element, "title", "string")
+    if "padding" in props:
+        ctx.optional(element, "padding", "number", 0, 8)
+    if "background" in props:
+        ctx.optional(element, "background", "string")
     _extras(ctx, element, _single(ctx, "child"))
     return element
 
@@ -228,23 +243,26 @@ def _card(ctx: Context) -> dict[str, Any] | None:
 def _divider(ctx: Context) -> dict[str, Any] | None:
     """Divider: flush."""
     element: dict[str, Any] = {"$type": "Divider"}
-    ctx.optional(element, "flush", "flag")
+    props = ctx.props
+    if "flush" in props:
+        ctx.optional(element, "flush", "flag")
     return element
 
 
 def _button(ctx: Context) -> dict[str, Any] | None:
     """Button: label from label/text or a Text ``child``; other children as children."""
     element: dict[str, Any] = {"$type": "Button"}
+    props = ctx.props
     label = ctx.string(ctx.value_first("label", "text"), "label")
     extra = _single(ctx, "child")
     spec_style = label is None
     if label is None and extra:
         child = ctx.component_of(extra[0])
         if child is not None and child.component == "Text":
-            props = child.props
-            value = ctx.placed(props.get("text", MISSING))
+            text = child.props
+            value = ctx.placed(text.get("text", MISSING))
             if value is MISSING:
-                value = ctx.placed(props.get("value", MISSING))
+                value = ctx.placed(text.get("value", MISSING))
             label = ctx.text(value, "text")
             extra = []
     element["label"] = "" if label is None else label
@@ -261,10 +279,12 @@ def _button(ctx: Context) -> dict[str, Any] | None:
             "buttonStyle",
             vocab.BUTTON_STYLE_FROM_VARIANT.get(variant) if type(variant) is str else None,
         )
-    ctx.optional(element, "block", "flag")
-    ctx.optional(element, "submit", "flag")
-    if "action" in ctx.props:
-        ctx.put(element, "$action", _action(ctx, ctx.props["action"]))
+    if "block" in props:
+        ctx.optional(element, "block", "flag")
+    if "submit" in props:
+        ctx.optional(element, "submit", "flag")
+    if "action" in props:
+        ctx.put(element, "$action", _action(ctx, props["action"]))
     _extras(ctx, element, extra)
     return element
 
@@ -272,7 +292,9 @@ def _button(ctx: Context) -> dict[str, Any] | None:
 def _text_field(ctx: Context) -> dict[str, Any] | None:
     """TextField: Input with placeholder, multiline, label, name."""
     element: dict[str, Any] = {"$type": "Input"}
-    ctx.optional(element, "placeholder", "string")
+    props = ctx.props
+    if "placeholder" in props:
+        ctx.optional(element, "placeholder", "string")
     multiline = ctx.prop("multiline")
     if type(multiline) is bool:
         element["multiline"] = multiline
@@ -285,8 +307,10 @@ def _text_field(ctx: Context) -> dict[str, Any] | None:
 def _check_box(ctx: Context) -> dict[str, Any] | None:
     """CheckBox: Checkbox with label, name, defaultChecked (defaultChecked/value)."""
     element: dict[str, Any] = {"$type": "Checkbox"}
+    props = ctx.props
     _labelled(ctx, element, required=True)
-    ctx.optional(element, "defaultChecked", "flag", fallback="value")
+    if "defaultChecked" in props or "value" in props:
+        ctx.optional(element, "defaultChecked", "flag", fallback="value")
     return element
 
 
@@ -376,8 +400,10 @@ def _choice_picker(ctx: Context) -> dict[str, Any] | None:
             element["children"] = FrozenList(out)
         return element
     element = {"$type": "RadioGroup", "options": options}
-    ctx.put(element, "name", field_name(ctx.props))
-    ctx.optional(element, "label", "string")
+    props = ctx.props
+    ctx.put(element, "name", field_name(props))
+    if "label" in props:
+        ctx.optional(element, "label", "string")
     ctx.put(element, "defaultValue", ctx.first_choice(chosen, "value"))
     return element
 
@@ -385,8 +411,10 @@ def _choice_picker(ctx: Context) -> dict[str, Any] | None:
 def _date_time_input(ctx: Context) -> dict[str, Any] | None:
     """DateTimeInput: DatePicker with value, min, max, label, name."""
     element: dict[str, Any] = {"$type": "DatePicker"}
+    props = ctx.props
     for key in ("value", "min", "max"):
-        ctx.optional(element, key, "string")
+        if key in props:
+            ctx.optional(element, key, "string")
     _labelled(ctx, element)
     return element
 

@@ -293,8 +293,8 @@ class Walk:
         Returns:
             The element, or ``None`` when the reference emits nothing.
         """
-        self.work += 1
-        if self.work > self.max_work:  # also true once the traversal has stopped
+        work = self.work = self.work + 1
+        if work > self.max_work:  # also true once the traversal has stopped
             if not self.stopped:
                 self.warn(
                     Code.CONVERT_WORK_BUDGET,
@@ -319,7 +319,8 @@ class Walk:
         if comp is None:
             self.warn(Code.CONVERT_COMPONENT_MISSING, f'A2UI component "{cid}" was not found.', cid)
             return None
-        children = comp.props.get("children")
+        props = comp.props
+        children = props.get("children")
         if type(children) is dict:
             template = template_of(children)
             if template is not None:
@@ -342,13 +343,14 @@ class Walk:
                 once=unknown_key(comp.component),
             )
             return None
-        if self.nodes >= self.max_nodes:
+        nodes = self.nodes
+        if nodes >= self.max_nodes:
             self.reserve(cid)  # refused: warns once, stops the traversal
             return None
-        self.nodes += 1
+        self.nodes = nodes + 1
         visited.add(cid)
         # The element: its handler's, then its ``children`` list's.
-        element = handler(self.context(self, comp, depth, item, cid, comp.props, self.max_string))
+        element = handler(self.context(self, comp, depth, item, cid, props, self.max_string))
         if element is not None:
             if type(children) is list and children:
                 out = self.refs(comp, children, depth + 1, item)
@@ -508,8 +510,8 @@ def put_optional(
 
     The ``optional`` of the walk's context and of a render plan's recorder: ``rule``
     names one of theirs, and gets the prop's value, ``key`` and ``args``. An absent
-    prop costs one lookup: its value is ``MISSING``, which these rules leave out
-    without a word.
+    prop is left out without a word (handlers test for it before calling: a call
+    with ``*args`` and a keyword costs more than most elements' other reads).
     """
     props = ctx.props
     if key in props or fallback in props:
