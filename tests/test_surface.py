@@ -10,7 +10,15 @@ import pytest
 from a2ui_samples import conformant_streams, load_sample_files
 from msgspec import UNSET
 
-from a2ui_stream._state.surface import Surface, Surfaces, apply_operation, apply_operations
+from a2ui_stream._state.persistent import OrderedMap
+from a2ui_stream._state.surface import (
+    PERSISTENT_AT,
+    Surface,
+    Surfaces,
+    apply_operation,
+    apply_operations,
+    with_components,
+)
 from a2ui_stream._tree.gaps import GAP
 from a2ui_stream._tree.patch import DataChange, apply_patch
 from a2ui_stream._wire.diagnostics import Diagnostic
@@ -354,6 +362,46 @@ class TestOtherOperations:
         surfaces, codes = run(ops, limits=Limits(max_operations=3))
         assert list(surfaces) == ["s0", "s1", "s2"]
         assert codes == ["limit.operations"]
+
+
+class TestManyComponents:
+    """From ``PERSISTENT_AT`` components on, a surface keeps them in a persistent map."""
+
+    def test_large_surface_updates_share_what_did_not_change(self) -> None:
+        """An update of a large surface leaves the old mapping whole and orders as a dict."""
+        count = PERSISTENT_AT + 10
+        big = created(
+            UpdateComponents(surface_id="s", components=tuple(comp(f"c{i}") for i in range(count)))
+        )
+        before = big["s"].components
+        assert type(before) is OrderedMap  # not a dict copied whole at every update
+        changed = comp("c3", "changed")
+        after, codes = run(
+            [UpdateComponents(surface_id="s", components=(changed, comp("new"), comp("c0")))], big
+        )
+        assert codes == []
+        components = after["s"].components
+        assert type(components) is OrderedMap
+        assert list(components) == [f"c{i}" for i in range(count)] + ["new"]
+        assert components["c3"] is changed
+        assert components["c0"] is before["c0"]
+        assert before["c3"] == comp("c3")
+        assert "new" not in before
+        assert components == {**before, "c3": changed, "new": comp("new")}
+
+    @pytest.mark.parametrize("size", [0, 1, PERSISTENT_AT - 2, PERSISTENT_AT - 1, PERSISTENT_AT])
+    def test_both_forms_store_alike(self, size: int) -> None:
+        """Across the threshold, the mapping holds the same entries in the same order."""
+        components: Any = {f"c{i}": comp(f"c{i}") for i in range(size)}
+        for form in (components, OrderedMap(components)):
+            updates = {"c0": comp("c0", "x"), "z": comp("z"), "a": comp("a")}
+            stored = with_components(form, updates)
+            expected = {**components, **updates}
+            assert list(stored.items()) == list(expected.items())
+            assert type(stored) is (
+                OrderedMap if len(expected) >= PERSISTENT_AT or form is not components else dict
+            )
+            assert form == components  # unchanged
 
 
 class TestImmutability:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 import msgspec
 
 from a2ui_stream._state.stream import OPERATIONS_KEY
-from a2ui_stream._state.surface import ComponentChange
+from a2ui_stream._state.surface import ComponentChange, with_components
 from a2ui_stream._tree.pointer import PointerError, parse
 from a2ui_stream._wire.a2ui import UpdateComponents, plain_components
 from a2ui_stream._wire.numbers import js_number
@@ -334,8 +334,7 @@ def _stored(
             updates[component.id] = value
     if not updates:
         return after, None
-    stored = dict(current)
-    stored.update(updates)
+    stored = with_components(current, updates)
     surfaces = dict(after)
     surfaces[surface.surface_id] = msgspec.structs.replace(surface, components=stored)
     changed = frozenset(updates)

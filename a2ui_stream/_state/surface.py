@@ -28,11 +28,12 @@ Must not import: conversion, request or shell modules. Does no I/O, no logging.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, Final, NamedTuple, TypeAlias
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._tree.depth import deeper_than
 from a2ui_stream._tree.gaps import count as count_gaps
 from a2ui_stream._tree.patch import DataChange, diff
@@ -59,6 +60,7 @@ __all__ = [
     "apply_operation",
     "apply_operations",
     "too_many_operations",
+    "with_components",
 ]
 
 
@@ -125,6 +127,12 @@ _GAP_BYTES = 5
 #: Changed paths past which a new data model is encoded whole to measure it.
 _MAX_REMEASURED = 8
 _EMPTY: Mapping[str, Component] = {}
+#: Components from which a surface keeps them in a persistent map. An update of the map
+#: costs about a microsecond an id at any size; copying a dict costs 0.3 µs at 150
+#: entries and 2.5 µs at 1,000, so below this a dict copied whole is cheaper, and above
+#: it a surface streamed one component at a time would copy all it holds at every
+#: delta (issue 12; ``bench_marginal.py append``).
+PERSISTENT_AT: Final = 512
 _NO_SURFACES: Surfaces = {}
 
 
@@ -384,7 +392,8 @@ def _upsert(
     problems: list[Diagnostic] = []
     limit = limits.max_data_depth
     for component in components:
-        previous = (old if new is None else new).get(component.id)
+        cid = component.id
+        previous = old.get(cid) if new is None or cid not in new else new[cid]
         # Safe to compare: ``previous`` is within the depth limit, and equality stops
         # at the shallower side.
         if previous is component or previous == component:
@@ -397,14 +406,31 @@ def _upsert(
                 index,
                 surface.surface_id,
             )
-            problems.append(msgspec.structs.replace(problem, component_id=component.id))
+            problems.append(msgspec.structs.replace(problem, component_id=cid))
             continue
         if new is None:
-            new = dict(old)
-        new[component.id] = component
+            new = {}
+        new[cid] = component
     if new is None:
         return surface, problems
-    return msgspec.structs.replace(surface, components=new), problems
+    return msgspec.structs.replace(surface, components=with_components(old, new)), problems
+
+
+def with_components(
+    components: Mapping[str, Component], updates: dict[str, Component]
+) -> Mapping[str, Component]:
+    """``components`` with ``updates`` stored over them, new ids last, in their order.
+
+    Returns a new mapping and leaves ``components`` as it was: a dict while the result
+    is small, an :class:`~a2ui_stream._state.persistent.OrderedMap` from
+    :data:`PERSISTENT_AT` entries on, so that an update costs what it changes.
+    """
+    if type(components) is OrderedMap:
+        for cid, component in updates.items():
+            components = components.set(cid, component)
+        return components
+    merged = {**components, **updates}
+    return OrderedMap(merged) if len(merged) >= PERSISTENT_AT else merged
 
 
 def _missing(op: UpdateComponents | UpdateDataModel, index: int) -> Diagnostic:
