@@ -12,6 +12,7 @@ import msgspec
 import pytest
 from helpers import depth_of, json_values, nested
 from hypothesis import given
+from hypothesis import strategies as st
 
 from a2ui_stream._tree import depth
 from a2ui_stream._tree.depth import (
@@ -22,18 +23,50 @@ from a2ui_stream._tree.depth import (
     text_depth_bound,
 )
 
+#: Strings made of what the bound must see through: quotes, backslashes, brackets.
+_TRICKY = st.text(alphabet='"\\[]{}a', max_size=6)
+_TRICKY_VALUES = st.recursive(
+    st.none() | st.integers(-5, 5) | _TRICKY,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TRICKY, inner, max_size=4),
+    max_leaves=24,
+)
+
 
 class TestTextDepthBound:
-    @given(json_values)
-    def test_never_below_the_depth_of_what_the_text_spells(self, value: Any) -> None:
-        """Each container opens with a bracket of its own; brackets in strings only add."""
+    @given(st.one_of(json_values, _TRICKY_VALUES), st.integers(0, 8))
+    def test_never_below_the_depth_and_within_the_limit_when_it_is(
+        self, value: Any, limit: int
+    ) -> None:
+        """A bound, whatever strings hold; within ``limit`` whenever the depth is."""
         text = msgspec.json.encode(value)
-        assert text_depth_bound(text) >= depth_of(value)
+        bound = text_depth_bound(text, limit)
+        assert bound >= depth_of(value)
+        if depth_of(value) <= limit:
+            assert bound <= limit
 
-    def test_counts_brackets_in_strings_too(self) -> None:
-        assert text_depth_bound(b'{"a":[1]}') == 2
-        assert text_depth_bound(b'"[[{"') == 3
-        assert text_depth_bound(b"1") == 0
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            (rb'{"a":[1],"b":{}}', 2),
+            (rb'[[],{"k":[{}]},[]]', 4),
+            (rb'[["]]]]"],"[[[["]', 2),  # brackets inside strings are not levels
+            (rb'[{"a\\":"\\"},["\\\"]]"]]', 2),  # escaped backslashes, an escaped quote
+            (rb'{"\"[[[[":["\"]]]]"]}', 2),
+        ],
+    )
+    def test_exact_past_the_opening_count(self, text: bytes, expected: int) -> None:
+        """When brackets outnumber the limit, the depth outside strings is read exactly."""
+        msgspec.json.decode(text)  # each case is JSON
+        assert text.count(b"[") + text.count(b"{") > expected  # past the count's shortcut
+        assert text_depth_bound(text, expected) == expected
+        assert text_depth_bound(text, expected - 1) > expected - 1
+
+    def test_past_the_limit_gives_the_opening_count(self) -> None:
+        """Deeper than the limit, no pass beyond it: the count of opening brackets."""
+        text = b"[" * 500 + b"]" * 500
+        assert text_depth_bound(text, 32) == 500
+        assert text_depth_bound(b'"[[{"', 0) == 0  # a string alone nests nothing
+        assert text_depth_bound(b"1", 0) == 0
 
 
 class TestDeeperThan:

@@ -269,14 +269,46 @@ class TestDepthLimit:
         assert outcome.codes == set()
         assert outcome.painted("x")["value"] == "shown"
 
-    def test_brackets_in_strings_leave_the_check_to_the_walk(self) -> None:
-        """A text whose strings hold brackets past the limit is walked, and passes it."""
+    def test_brackets_in_strings_are_not_levels(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A text whose strings hold brackets past the limit nests as its values do.
+
+        Its brackets outnumber the limit, so the bound reads the depth outside strings,
+        and nothing is walked.
+        """
+
+        def walked(value: Any, limit: int) -> bool:
+            raise AssertionError(f"walked {value!r} for depth {limit}")
+
+        monkeypatch.setattr("a2ui_stream._state.surface.deeper_than", walked)
         brackets = "[{" * self.LIMIT
-        text = {"id": "root", "component": "Text", "text": brackets, "extra": nested(5)}
+        text = {"id": "root", "component": "Text", "text": brackets, "extra": nested(2)}
         ops = [*v09_surface("x", [text]), data_op("x", "/a", {"b": [brackets]})]
         outcome = run_between(snapshot_line("x", ops), self.LIMITS)
         assert outcome.codes == set()
         assert outcome.painted("x")["value"] == brackets
+
+    @pytest.mark.parametrize(
+        ("closers", "openers"),
+        [("]]]]", "[[[["), ("}]}]", "{[{["), ('\\"]]]]\\', '\\\\[[[[\\"'), ("]" * 12, "")],
+    )
+    def test_brackets_in_strings_hide_no_level(self, closers: str, openers: str) -> None:
+        """Closers in one string and openers in a later one cannot lift a level off.
+
+        Read as structure, they would close four levels before the nested value and
+        open them again after it, and the value would seem four levels shallower.
+        """
+        over = {
+            "id": "b",
+            "component": "Text",
+            "text": closers,
+            "extra": nested(6),
+            "label": openers,
+        }
+        column = {"id": "root", "component": "Column", "children": ["b"]}
+        outcome = run_between(snapshot_line("x", v09_surface("x", [column, over])), self.LIMITS)
+        assert outcome.codes == {DEPTH, "convert.component_missing"}
+        [problem] = [d for d in outcome.diagnostics if d.code == DEPTH]
+        assert problem.component_id == "b"
 
     def test_v10_inline_data_model(self) -> None:
         """createSurface's v1.0 ``dataModel`` is a write of the whole model."""

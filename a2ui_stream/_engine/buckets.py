@@ -142,7 +142,7 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
             if type(operation) in _CHECKED_FOR_DEPTH:
                 # Decoded from its text, or shared with the last one's text against text,
                 # its values have the structure the text spells: the text bounds them.
-                nesting = text_depth_bound(bytes(keys[index]))
+                nesting = text_depth_bound(bytes(keys[index]), context.limits.max_data_depth)
         else:
             operation = normalize_document(documents[index], index)
         # Operations before ``shared`` are replayed from the nearest checkpoint; they
