@@ -24,6 +24,7 @@ from a2ui_stream._engine.deltas import Edits, edit_first, is_upsert
 from a2ui_stream._engine.history import normalize_document
 from a2ui_stream._engine.parts import synthesize
 from a2ui_stream._engine.sharing import (
+    DENSE_CHECKPOINTS,
     decode_shared,
     is_checkpoint,
     restart,
@@ -53,6 +54,7 @@ JSON: TypeAlias = Any
 Handled: TypeAlias = tuple[StreamState, tuple[PartDiff, ...], tuple[Diagnostic, ...]]
 
 
+_replace = msgspec.structs.replace
 #: Operations whose values are walked for their depth, unless their text bounds it.
 _CHECKED_FOR_DEPTH = frozenset({UpdateComponents, UpdateDataModel})
 
@@ -135,7 +137,9 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
             (checkpoints, upserts),
         )
     shared_values: set[int] = set()  # the data values shared with the last snapshot's
-    for index in range(first, len(keys)):
+    total = len(keys)
+    limits = context.limits
+    for index in range(first, total):
         nesting = None
         if documents is None:
             operation = decode_shared(keys[index], index, previous, claims, written, shared_values)
@@ -147,25 +151,25 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
             operation = normalize_document(documents[index], index)
         # Operations before ``shared`` are replayed from the nearest checkpoint; they
         # were reported when first applied.
-        report = index >= shared
         if type(operation) is Diagnostic:  # not isinstance: msgspec's metaclass, per operation
-            if report:
+            if index >= shared:
                 diagnostics.append(locate(operation, key, context))
         else:
             surfaces, found = apply_operation(
                 surfaces,
                 operation,
                 index=index,
-                limits=context.limits,
+                limits=limits,
                 reference=reference,
                 known=claims,
                 nesting=nesting,
             )
-            if report:
+            if found and index >= shared:
                 diagnostics.extend(locate(one, key, context) for one in found)
             if documents is not None and is_upsert(operation, found):
                 upserts.add(index)
-        if is_checkpoint(index + 1, len(keys)):
+        # The first counts are all checkpoints: the call is only made past them.
+        if index < DENSE_CHECKPOINTS or is_checkpoint(index + 1, total):
             checkpoints.append((index + 1, surfaces))
     # After a delta the data already shares what the patch left alone; only values
     # decoded afresh from the wire need sharing.
@@ -221,8 +225,11 @@ def place_bucket(
     counted = msgspec.structs.replace(run, buckets=old) if tool else run
     live, bucket = count_surfaces(counted, bucket, context.limits, context.seq, diagnostics)
     buckets = old.set_last(key, bucket)
-    field = "tool_buckets" if tool else "buckets"
-    new_run = msgspec.structs.replace(run, lifecycles=lifecycles, live=live, **{field: buckets})
+    # Keywords spelt out: a ``**`` dict costs msgspec several times the call itself.
+    if tool:
+        new_run = _replace(run, lifecycles=lifecycles, live=live, tool_buckets=buckets)
+    else:
+        new_run = _replace(run, lifecycles=lifecycles, live=live, buckets=buckets)
     if not changed and is_latest:
         return with_run(state, new_run), (), tuple(diagnostics)
     previous = old.get(key)

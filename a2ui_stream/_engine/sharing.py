@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from a2ui_stream._wire.diagnostics import Diagnostic
 
 __all__ = [
+    "DENSE_CHECKPOINTS",
     "decode_shared",
     "delta_changes",
     "is_checkpoint",
@@ -144,7 +145,13 @@ def decode_shared(  # noqa: PLR0917 - a snapshot loop's state, passed as it is
     ``id`` of a value :func:`shared_write` shared in ``shared``, for
     :func:`share_data` to leave alone.
     """
-    write = shared_write(key, previous, index, claims)
+    # A write is shared only with the one at its place in the last snapshot: a new
+    # bucket, or a longer list, has none to share with, and the call is spared.
+    write = (
+        shared_write(key, previous, index, claims)
+        if previous is not None and index < len(previous.operation_keys)
+        else None
+    )
     if write is not None:
         operation, text, misses = write
         written[index] = (operation.value, text, misses)
@@ -238,17 +245,17 @@ def _data_value(content: Any, index: str) -> Any:
 
 #: Snapshots of real agents carry a handful of operations: keep the surfaces after
 #: each of the first ones, so a re-sent snapshot restarts exactly where it changed.
-_DENSE_CHECKPOINTS = 64
+DENSE_CHECKPOINTS = 64
 
 
 def is_checkpoint(count: int, total: int) -> bool:
     """Whether to keep the surfaces after the first ``count`` of ``total`` operations.
 
-    Every count up to ``_DENSE_CHECKPOINTS``, then powers of two, then the last: memory
+    Every count up to ``DENSE_CHECKPOINTS``, then powers of two, then the last: memory
     stays logarithmic in a hostile snapshot's length, and a restart replays at most as
     many operations again as it skipped.
     """
-    return count <= _DENSE_CHECKPOINTS or count & (count - 1) == 0 or count == total
+    return count <= DENSE_CHECKPOINTS or count & (count - 1) == 0 or count == total
 
 
 def shared_prefix(old: Sequence[Any], new: Sequence[Any], known: int = 0) -> int:
