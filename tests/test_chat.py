@@ -136,6 +136,14 @@ def test_bad_presses_are_reported_and_nothing_is_sent() -> None:
     assert drains == 1
 
 
+def test_a_digit_of_another_script_is_text_not_a_press() -> None:
+    """A superscript or Arabic-Indic digit is one to ``str.isdigit``, but names no action."""
+    session = FakeSession()
+    _, reported, _ = talk(session, "\u00b2 seats", "\u0661")
+    assert reported == []
+    assert session.calls == [("send", "\u00b2 seats", None), ("send", "\u0661", None)]
+
+
 def test_a_failed_run_shows_what_it_drew() -> None:
     """A run that fails is reported, and its parts are still outlined; end of input ends."""
     shown, reported, _ = talk(FakeSession(fail=True), "go")

@@ -453,3 +453,18 @@ class TestGrowingStreams:
     )
     def test_untouched_operations(self, patch: list[dict[str, Any]], expected: int) -> None:
         assert untouched_operations(patch, 7) == expected
+
+
+class TestForeignDigits:
+    """A path token in another script's digits is no array index (RFC 6901: ``0``-``9``)."""
+
+    @pytest.mark.parametrize("token", ["\u00b2", "\u0661", "\u0661\u0660"])
+    def test_is_a_failed_patch_not_an_internal_error(self, token: str) -> None:
+        """A superscript two made ``int()`` raise in the core; an Arabic-Indic one read as 1."""
+        entries = [_root(["a"]), {"id": "a", "component": "Text", "text": "old"}]
+        patch = [{"op": "replace", "path": f"{_LIST}/{token}/text", "value": "new"}]
+        state, diffs, diagnostics = Reducer().reduce_all([_snapshot(entries), _delta(patch)])
+        assert [d.code for d in diagnostics] == ["activity.patch_failed"]
+        assert "not an array index" in diagnostics[0].message
+        assert len(diffs) == 1  # the snapshot's; the delta changed nothing
+        assert _parts(state)[0]["children"][0]["value"] == "old"

@@ -48,6 +48,11 @@ FAILING: list[tuple[list[Any], str]] = [
     ([{"op": "remove", "path": "/nope"}], "does not exist"),
     ([{"op": "replace", "path": "/a/b/3", "value": 1}], "out of range"),
     ([{"op": "add", "path": "/a/b/01", "value": 1}], "not an array index"),
+    # Digits of other scripts are no index (RFC 6901: 0 to 9), whether int() reads them
+    # (Arabic-Indic one) or refuses them (superscript two).
+    ([{"op": "replace", "path": "/a/b/\u0661", "value": 1}], "not an array index"),
+    ([{"op": "replace", "path": "/a/b/\u00b2", "value": 1}], "not an array index"),
+    ([{"op": "remove", "path": "/a/b/\u0661/x"}], "not an array index"),
     ([{"op": "add", "path": "/a/c/x", "value": 1}], "cannot add"),
     ([{"op": "test", "path": "/d/e", "value": 1}], "test failed"),
     ([{"op": "move", "from": "/a", "path": "/a/z"}], "own children"),

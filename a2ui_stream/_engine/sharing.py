@@ -236,7 +236,11 @@ def delta_changes(content: Any, patched: Any, patch: Sequence[Any]) -> tuple[Dat
 def _data_value(content: Any, index: str) -> Any:
     """The ``value`` of the ``updateDataModel`` operation at ``index``, or ``_ABSENT``."""
     operations = content.get(OPERATIONS_KEY) if type(content) is dict else None
-    if type(operations) is not list or not index.isdigit() or int(index) >= len(operations):
+    if (
+        type(operations) is not list
+        or not (index.isdigit() and index.isascii())
+        or int(index) >= len(operations)
+    ):
         return _ABSENT
     operation = operations[int(index)]
     write = operation.get(_DATA_WRITE) if type(operation) is dict else None

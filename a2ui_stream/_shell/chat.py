@@ -163,7 +163,8 @@ async def chat(
             return first
         before = len(session.messages)
         try:
-            if line.split()[0].isdigit():
+            word = line.split()[0]
+            if word.isdigit() and word.isascii():  # "²" is a digit, but no number of ours
                 action, collected = _press(line, actions)
                 diffs = session.press(action, input=collected or None)
             else:

@@ -326,7 +326,9 @@ def _value(operation: Mapping[str, Any]) -> JSON:
 def _array_index(container: list[Any], token: str, *, allow_end: bool) -> int:
     if token == "-" and allow_end:  # noqa: S105 - the RFC 6901 end-of-array token
         return len(container)
-    if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
+    # ``isascii``: ``isdigit`` also takes other scripts' digits (Arabic-Indic, "²"), which
+    # RFC 6901's ``0`` to ``9`` are not, and ``int`` reads some and refuses others.
+    if not (token.isdigit() and token.isascii()) or (len(token) > 1 and token[0] == "0"):
         raise _OperationError(f"{token!r} is not an array index")
     index = int(token)
     limit = len(container) if allow_end else len(container) - 1
