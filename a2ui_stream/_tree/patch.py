@@ -151,6 +151,7 @@ def apply_patch_within(
 def _apply(document: JSON, patch: Sequence[Any], bounds: _Bounds) -> JSON:
     if not isinstance(patch, list | tuple):
         raise PatchError(0, "a patch must be an array of operations")
+    last = len(patch) - 1
     for index, operation in enumerate(patch):
         if type(operation) is not dict and not isinstance(operation, Mapping):  # ABCs cost
             raise PatchError(index, "an operation must be an object")
@@ -158,6 +159,7 @@ def _apply(document: JSON, patch: Sequence[Any], bounds: _Bounds) -> JSON:
         handler = _OPERATIONS.get(name) if isinstance(name, str) else None
         if handler is None:
             raise PatchError(index, f"unknown op {name!r}")
+        bounds.more = index < last
         bounds.start()
         try:
             document = handler(document, operation, bounds)
@@ -240,7 +242,7 @@ class _Bounds:
     copy it once.)
     """
 
-    __slots__ = ("ceiling", "counting", "fresh", "limit", "nodes", "room")
+    __slots__ = ("ceiling", "counting", "fresh", "limit", "more", "nodes", "room")
 
     def __init__(self, room: int | None, nodes: int | None = None, limit: int = 0) -> None:
         self.room = room
@@ -249,13 +251,17 @@ class _Bounds:
         self.limit = limit
         self.ceiling = limit
         self.fresh: dict[int, Any] = {}
+        #: Whether another operation of the patch follows the current one.
+        self.more = True
 
     def own(self, container: Any) -> Any:
         """``container`` to change: itself when this patch made it, else its copy."""
-        if id(container) in self.fresh:
+        fresh = self.fresh
+        if fresh and id(container) in fresh:
             return container
         copy = dict(container) if isinstance(container, dict) else list(container)
-        self.fresh[id(copy)] = copy  # held, so that its id names no other container
+        if self.more:  # only a later operation of this patch can find it
+            fresh[id(copy)] = copy  # held, so that its id names no other container
         return copy
 
     def share(self) -> None:
