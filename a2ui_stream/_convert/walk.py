@@ -27,7 +27,7 @@ from a2ui_stream._convert import rules
 from a2ui_stream._convert.bindings import MISSING, call_of, split_pointer, template_of, walk
 from a2ui_stream._convert.functions import FUNCTIONS
 from a2ui_stream._tree.frozen import FrozenDict, FrozenList, freeze
-from a2ui_stream._tree.gaps import closed
+from a2ui_stream._tree.gaps import GAP, closed
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
@@ -420,13 +420,16 @@ class Walk:
             )
         ancestors = frozenset(self.visited) if grows else frozenset()
         spans: list[Span] = []
+        visit, inner = self.visit, depth + 1
         for count, value in enumerate(entries):
             if count >= cap:
                 break
             start, nodes, work = len(self.log), self.nodes, self.work
-            if not self.reserve(cid):
+            if nodes < self.max_nodes:  # :meth:`reserve`, inline: one node per item
+                self.nodes = nodes + 1
+            elif not self.reserve(cid):
                 break
-            kid = self.visit(component_id, depth + 1, value)
+            kid = visit(component_id, inner, value)
             out.append(item_element(kid))
             spans.append((start, len(self.log), self.nodes - nodes, self.work - work))
         element = FrozenDict({"$type": "ListView", "children": FrozenList(out)})
@@ -485,7 +488,13 @@ class Walk:
             value = walk(self.root, segments)
             self.reads.append((segments, value))
         else:
-            value = walk(item, segments)
+            # One key of an object, as most item bindings are, read without the loop.
+            if len(segments) == 1 and type(item) is dict:
+                value = item.get(segments[0], MISSING)
+                if value is GAP:
+                    value = MISSING
+            else:
+                value = walk(item, segments)
             if value is MISSING and pointer[:1] == "/" and segments:  # "/" of a gap: absent
                 value = walk(self.root, segments)
                 self.reads.append((segments, value))
