@@ -148,7 +148,12 @@ def _labelled(ctx: Context, element: dict[str, Any], *, required: bool = False) 
 
 def _single(ctx: Context, *keys: str) -> list[Any]:
     """The single-child references present among ``keys``, in order."""
-    return [ctx.props[key] for key in keys if key in ctx.props]
+    props = ctx.props
+    found = []
+    for key in keys:
+        if key in props:
+            found.append(props[key])  # noqa: PERF401 - a comprehension is a call of its own (3.11)
+    return found
 
 
 def _extras(ctx: Context, element: dict[str, Any], refs: list[Any]) -> None:

@@ -589,7 +589,14 @@ class Context(msgspec.Struct):
         """The first of two props whose value is defined (upstream's "first defined")."""
         value = self.props.get(key, MISSING)
         kind = type(value)
-        if kind is dict or kind is list:
+        if kind is dict:
+            # A ``{"path"}`` binding (nearly every bound text or URL) read without resolve.
+            pointer = value.get("path") if len(value) == 1 else None
+            if type(pointer) is str:
+                value = self.walk.read(pointer, self.item)
+            else:
+                value = self.resolve(value)
+        elif kind is list:
             value = self.resolve(value)
         if value is MISSING:
             value = self.props.get(fallback, MISSING)
