@@ -68,6 +68,9 @@ Span = tuple[int, int, int, int]
 """One template item in a walk: where its log entries start and end, its nodes and work."""
 
 
+_new_site: Final = tuple.__new__
+
+
 class Site(NamedTuple):
     """A template expanded over a list of the root model, outside any template.
 
@@ -394,7 +397,6 @@ class Walk:
         component_id, pointer = template
         items = self.read(pointer, item)
         out: list[Any] = []
-        element = FrozenDict({"$type": "ListView", "children": FrozenList()})
         if type(items) is list:
             entries: Iterable[Any] = items
         elif self.maps and type(items) is dict:
@@ -408,7 +410,7 @@ class Walk:
                 cid,
                 severity=_DEBUG if items is MISSING else _WARNING,
             )
-            return element
+            return FrozenDict({"$type": "ListView", "children": FrozenList()})
         cap = self.max_items
         grows = item is ROOT_SCOPE and type(items) is list
         if len(items) > cap:
@@ -435,15 +437,19 @@ class Walk:
         element = FrozenDict({"$type": "ListView", "children": FrozenList(out)})
         if grows:
             self.sites.append(
-                Site(
-                    cid,
-                    component_id,
-                    depth,
-                    ancestors,
-                    self.setup.segments(pointer),
-                    tuple(spans),
-                    len(self.log),
-                    element,
+                _new_site(  # tuple.__new__: a named tuple's own __new__ is a Python call
+                    Site,
+                    (
+                        cid,
+                        component_id,
+                        depth,
+                        ancestors,
+                        self.setup.segments(pointer),
+                        tuple(spans),
+                        len(self.log),
+                        element,
+                        None,
+                    ),
                 )
             )
         return element
