@@ -435,23 +435,10 @@ class Walk:
             out.append(item_element(kid))
             spans.append((start, len(self.log), self.nodes - nodes, self.work - work))
         element = FrozenDict({"$type": "ListView", "children": FrozenList(out)})
-        if grows:
-            self.sites.append(
-                _new_site(  # tuple.__new__: a named tuple's own __new__ is a Python call
-                    Site,
-                    (
-                        cid,
-                        component_id,
-                        depth,
-                        ancestors,
-                        self.setup.segments(pointer),
-                        tuple(spans),
-                        len(self.log),
-                        element,
-                        None,
-                    ),
-                )
-            )
+        if grows:  # the Site made by tuple.__new__: a named tuple's own __new__ is a Python call
+            read, end = self.setup.segments(pointer), len(self.log)
+            site = (cid, component_id, depth, ancestors, read, tuple(spans), end, element, None)
+            self.sites.append(_new_site(Site, site))
         return element
 
     # -- visits from a render plan: a site's ancestors in place of the walk's ---------------
