@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import gc
 import re
+import weakref
 from typing import Any
 
 import msgspec
@@ -280,6 +282,34 @@ class TestBounds:
             assert previous._made is not None
             assert previous._made.seen == 1
         assert not converter._plans._plans
+
+    def test_a_dropped_plan_is_freed_without_the_cyclic_collector(self) -> None:
+        """A plan's functions hold no cycle: dropped, reference counting frees them.
+
+        The command line freezes what each chunk leaves (``gc.freeze``), trusting the
+        state to be acyclic; a function held by its own globals would leak there.
+        """
+        converter = Converter()
+        (surface,) = _surfaces(1)
+        made = planned(converter, surface)._made
+        assert made is not None
+        plan = made.plan
+        assert plan is not None
+        del made
+        items = [f for name, f in plan.root.__globals__.items() if name[:1] == "c" and callable(f)]
+        functions = [weakref.ref(function) for function in (plan.root, *items)]
+        assert functions
+        collector_was_on = gc.isenabled()
+        gc.disable()
+        try:
+            del plan
+            converter._plans._plans.clear()
+            converter._plans._code.clear()
+            converter = None  # type: ignore[assignment]
+            assert [ref() for ref in functions] == [None] * len(functions)
+        finally:
+            if collector_was_on:
+                gc.enable()
 
     def test_a_forgotten_plan_is_built_again(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Forgetting only costs speed: converted often again, the set compiles again, equally."""

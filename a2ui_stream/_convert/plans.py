@@ -150,8 +150,12 @@ class _Source:
         namespace = dict(self.plans.namespace)
         namespace.update((f"k{i}", value) for i, value in enumerate(writer.constants))
         namespace.update((f"c{i}", function) for i, function in enumerate(writer.calls))
-        exec(self.plans.code(text), namespace)  # noqa: S102 - our source; input only repr()'d
-        function: Callable[..., Any] = namespace["s"]
+        # The function lands in a dict of its own, not in its globals: a function held
+        # by its own globals is a cycle, which only the cyclic collector frees, and a
+        # plan dropped from the cache would wait for it, constants and all.
+        defined: dict[str, Any] = {}
+        exec(self.plans.code(text), namespace, defined)  # noqa: S102 - our source; input only repr()'d
+        function: Callable[..., Any] = defined["s"]
         return function
 
 
