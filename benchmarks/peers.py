@@ -371,7 +371,9 @@ class _Ours:
         except (ImportError, AttributeError) as exc:
             raise Unavailable(f"a2ui_stream.Processor not available: {exc}") from exc
         self._processor: Any = processor_type(keep_runs=0)
-        importlib.import_module("a2ui_stream._shell.cli").tune_collector()
+        cli = importlib.import_module("a2ui_stream._shell.cli")
+        cli.tune_collector()
+        self._settle: Callable[[], None] = cli.settle_chunk  # after each chunk, as process
         self._patches = patches
         self.outputs = 0
         self.failures = 0
@@ -389,6 +391,7 @@ class _Ours:
 
     def feed(self, chunk: bytes) -> None:
         self._count(self._processor.feed(chunk))
+        self._settle()
 
     def close(self) -> None:
         self._count(self._processor.close())

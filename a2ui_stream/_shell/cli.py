@@ -58,6 +58,7 @@ __all__ = [
     "EXIT_USAGE",
     "main",
     "run",
+    "settle_chunk",
     "tune_collector",
 ]
 
@@ -270,6 +271,19 @@ def tune_collector() -> None:
 _GC_YOUNG_THRESHOLD = 100_000
 
 
+def settle_chunk() -> None:
+    """Move what the chunk just processed left alive past the cyclic collector.
+
+    The stream's state holds no reference cycle (immutable trees; a plan's functions
+    stay out of their own globals; ``tests/test_collector.py`` feeds the fuzz corpus
+    and the workloads to hold it so), so scanning it again finds nothing, and with many
+    live surfaces the scans were 15 to 20% of the time (many-surfaces, 8 MB: 1.10 s
+    against 0.90 s). Garbage without cycles is still freed by reference counting.
+    Called by ``process`` after each chunk it reads, and by the benchmark's ``ours``.
+    """
+    gc.freeze()
+
+
 def _open_input(name: str, stack: ExitStack) -> BinaryIO:
     if name == "-":
         return sys.stdin.buffer
@@ -340,6 +354,7 @@ def _process(arguments: argparse.Namespace, reporter: Reporter) -> int:
                     output.flush()
             reporter(processor.take_diagnostics())
             progress.advance(len(chunk), processor.state.seq)
+            settle_chunk()
             if processor.stopped:
                 break
         diffs = processor.close()
