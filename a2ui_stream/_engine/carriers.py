@@ -71,7 +71,7 @@ from a2ui_stream._engine.results import (
     surface_of,
 )
 from a2ui_stream._engine.toolkit import structural_errors
-from a2ui_stream._state.persistent import OrderedMap
+from a2ui_stream._state.persistent import EMPTY_MAP, OrderedMap
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.convention import (
@@ -192,18 +192,18 @@ class Carriers(msgspec.Struct, frozen=True, kw_only=True):
             never a sub-agent's. One id, not a set: each event costs the same.
     """
 
-    calls: OrderedMap[str, _Call] = msgspec.field(default_factory=OrderedMap)
+    calls: OrderedMap[str, _Call] = msgspec.field(default=EMPTY_MAP)
     outer: tuple[str, str | None, bool] | None = None
-    attempts: OrderedMap[str, int] = msgspec.field(default_factory=OrderedMap)
+    attempts: OrderedMap[str, int] = msgspec.field(default=EMPTY_MAP)
     retrying: frozenset[str] = frozenset()
-    tokens: OrderedMap[str, int] = msgspec.field(default_factory=OrderedMap)
+    tokens: OrderedMap[str, int] = msgspec.field(default=EMPTY_MAP)
     streamed: frozenset[str] = frozenset()
     painted_outers: frozenset[str] = frozenset()
     frontend_catalog_id: str | None = None
     behind_middleware: bool = False
-    seen: OrderedMap[str, int] = msgspec.field(default_factory=OrderedMap)
-    named: OrderedMap[str, str] = msgspec.field(default_factory=OrderedMap)
-    open: OrderedMap[str, str] = msgspec.field(default_factory=OrderedMap)
+    seen: OrderedMap[str, int] = msgspec.field(default=EMPTY_MAP)
+    named: OrderedMap[str, str] = msgspec.field(default=EMPTY_MAP)
+    open: OrderedMap[str, str] = msgspec.field(default=EMPTY_MAP)
     spoken: str | None = None
 
 

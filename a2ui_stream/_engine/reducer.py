@@ -71,7 +71,7 @@ from a2ui_stream._engine.parts import Conversions, history_diffs, settle
 from a2ui_stream._engine.sharing import (
     delta_changes,
 )
-from a2ui_stream._state.persistent import OrderedMap
+from a2ui_stream._state.persistent import EMPTY_MAP
 from a2ui_stream._state.stream import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
@@ -333,8 +333,8 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: Context) 
         seen = last.carriers.seen if isinstance(last.carriers, Carriers) else None
         last = msgspec.structs.replace(
             last,
-            buckets=OrderedMap(),
-            tool_buckets=OrderedMap(),
+            buckets=EMPTY_MAP,
+            tool_buckets=EMPTY_MAP,
             live=_NO_SURFACES,
             reported=_NO_REPORTS,
             carriers=Carriers(seen=seen) if seen else None,

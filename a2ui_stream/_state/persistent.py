@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 import immutables
 
-__all__ = ["OrderedMap"]
+__all__ = ["EMPTY_MAP", "OrderedMap"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -186,3 +186,8 @@ class OrderedMap(Mapping[K, V]):
             self._keys.delete(stamp),
             self._next,
         )
+
+
+#: The empty map, one for every value that starts empty: a map never changes, and a
+#: run or a tool-carrier record made with its maps empty then costs no map made.
+EMPTY_MAP: OrderedMap[Any, Any] = OrderedMap()

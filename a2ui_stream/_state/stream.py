@@ -18,7 +18,7 @@ import immutables
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from a2ui_stream._state.persistent import OrderedMap
+from a2ui_stream._state.persistent import EMPTY_MAP, OrderedMap
 from a2ui_stream._state.surface import Surface
 from a2ui_stream._state.wire import diff_line, entry_line, history_line, part_line, run_line
 from a2ui_stream._tree.patch import diff as json_diff
@@ -52,6 +52,9 @@ __all__ = [
 
 #: Bucket key for a snapshot without a messageId, as upstream's client names it.
 ANONYMOUS_MESSAGE_ID = "a2ui:anonymous"
+
+#: The empty trie every run starts its counts and reports from (it never changes).
+_NO_ENTRIES: immutables.Map[Any, Any] = immutables.Map()
 
 Surfaces: TypeAlias = Mapping[str, Surface]
 """Surfaces by surfaceId, insertion-ordered; never mutated."""
@@ -279,14 +282,12 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     thread_id: str | None = None
     status: str = "running"
     error: str | None = None
-    buckets: OrderedMap[str, Bucket] = msgspec.field(default_factory=OrderedMap)
-    tool_buckets: OrderedMap[str, Bucket] = msgspec.field(default_factory=OrderedMap)
-    parts: OrderedMap[str, Part] = msgspec.field(default_factory=OrderedMap)
-    lifecycles: OrderedMap[str, Lifecycle] = msgspec.field(default_factory=OrderedMap)
-    live: immutables.Map[str, int] = msgspec.field(default_factory=immutables.Map)
-    reported: immutables.Map[str, tuple[Diagnostic, ...]] = msgspec.field(
-        default_factory=immutables.Map
-    )
+    buckets: OrderedMap[str, Bucket] = msgspec.field(default=EMPTY_MAP)
+    tool_buckets: OrderedMap[str, Bucket] = msgspec.field(default=EMPTY_MAP)
+    parts: OrderedMap[str, Part] = msgspec.field(default=EMPTY_MAP)
+    lifecycles: OrderedMap[str, Lifecycle] = msgspec.field(default=EMPTY_MAP)
+    live: immutables.Map[str, int] = msgspec.field(default=_NO_ENTRIES)
+    reported: immutables.Map[str, tuple[Diagnostic, ...]] = msgspec.field(default=_NO_ENTRIES)
     carriers: Any = None
 
     def to_wire(self) -> bytes:
