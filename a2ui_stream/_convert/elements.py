@@ -259,7 +259,7 @@ def _button(ctx: Context) -> dict[str, Any] | None:
     element: dict[str, Any] = {"$type": "Button"}
     props = ctx.props
     label = ctx.string(ctx.value_first("label", "text"), "label")
-    extra = _single(ctx, "child")
+    extra = [props["child"]] if "child" in props else []
     spec_style = label is None
     if label is None and extra:
         child = ctx.component_of(extra[0])
@@ -271,7 +271,7 @@ def _button(ctx: Context) -> dict[str, Any] | None:
             label = ctx.text(value, "text")
             extra = []
     element["label"] = "" if label is None else label
-    style = ctx.prop("buttonStyle")
+    style = ctx.prop("buttonStyle") if "buttonStyle" in props else MISSING
     if type(style) is str:
         if style in vocab.BUTTON_STYLES:
             element["buttonStyle"] = style
@@ -289,8 +289,11 @@ def _button(ctx: Context) -> dict[str, Any] | None:
     if "submit" in props:
         ctx.optional(element, "submit", "flag")
     if "action" in props:
-        ctx.put(element, "$action", _action(ctx, props["action"]))
-    _extras(ctx, element, extra)
+        action = _action(ctx, props["action"])
+        if action is not None:
+            element["$action"] = action
+    if extra:
+        _extras(ctx, element, extra)
     return element
 
 
@@ -452,30 +455,36 @@ def _media(ctx: Context) -> dict[str, Any] | None:
 
 def _action(ctx: Context, raw: Any) -> dict[str, Any] | None:
     """A Button's ``$action``: a spec event, a function call, or upstream's form."""
-    if type(raw) is dict and len(raw) == 1 and type(raw.get("functionCall")) is dict:
-        call = call_of(raw["functionCall"])
-        if call is not None:
-            name, raw_args = call
-            args = ctx.resolve(raw_args) if type(raw_args) is dict else {}
-            url = args.get("url")
-            if name == "openUrl" and (type(url) is not str or not url_is_safe(url)):
-                pending = "url" not in args and type(raw_args) is dict and "url" in raw_args
-                ctx.warn(
-                    Code.CONVERT_UNSAFE_URL,
-                    "openUrl action has no safe URL; the action was dropped.",
-                    severity=_DEBUG if pending else _WARNING,
-                )
-                return None
-            return FrozenDict({"type": "a2ui:function", "call": name, "args": ctx.data(args)})
-    elif type(raw) is dict and len(raw) == 1 and type(raw.get("event")) is dict:
-        event = raw["event"]
-        return _event(ctx, ctx.resolve(event.get("name")), event.get("context", MISSING))
-    else:
-        action = ctx.resolve(raw)
-        if type(action) is str:
-            return _event(ctx, action, MISSING)
-        if type(action) is dict and type(action.get("name")) is str:
-            return _event(ctx, action["name"], raw.get("context", MISSING))
+    if type(raw) is dict and len(raw) == 1:
+        event = raw.get("event")
+        if type(event) is dict:  # the spec's form: nearly every Button's
+            name = event.get("name")
+            if type(name) is dict or type(name) is list:  # a scalar resolves to itself
+                name = ctx.resolve(name)
+            return _event(ctx, name, event.get("context", MISSING))
+        function = raw.get("functionCall")
+        if type(function) is dict:
+            call = call_of(function)
+            if call is not None:
+                name, raw_args = call
+                args = ctx.resolve(raw_args) if type(raw_args) is dict else {}
+                url = args.get("url")
+                if name == "openUrl" and (type(url) is not str or not url_is_safe(url)):
+                    pending = "url" not in args and type(raw_args) is dict and "url" in raw_args
+                    ctx.warn(
+                        Code.CONVERT_UNSAFE_URL,
+                        "openUrl action has no safe URL; the action was dropped.",
+                        severity=_DEBUG if pending else _WARNING,
+                    )
+                    return None
+                return FrozenDict({"type": "a2ui:function", "call": name, "args": ctx.data(args)})
+            ctx.warn(Code.CONVERT_ACTION_DROPPED, "Button action is not usable; it was dropped.")
+            return None
+    action = ctx.resolve(raw)
+    if type(action) is str:
+        return _event(ctx, action, MISSING)
+    if type(action) is dict and type(action.get("name")) is str:
+        return _event(ctx, action["name"], raw.get("context", MISSING))
     ctx.warn(Code.CONVERT_ACTION_DROPPED, "Button action is not usable; it was dropped.")
     return None
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from a2ui_stream._convert import rules
 from a2ui_stream._convert.bindings import MISSING, call_of
-from a2ui_stream._convert.walk import ROOT_SCOPE, Walk, put_optional
+from a2ui_stream._convert.walk import ROOT_SCOPE, Walk
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 
@@ -313,7 +313,7 @@ class _Recorder:
         if value is not None:  # a hole is present: the walk's case when it is not
             element[key] = value
 
-    optional = put_optional
+    optional = rules.put_optional
 
     def string(self, value: Any, key: str) -> Any:
         return self._rule("string", value, key)

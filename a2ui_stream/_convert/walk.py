@@ -47,7 +47,6 @@ __all__ = [
     "Walk",
     "given_once",
     "item_element",
-    "put_optional",
     "unknown_key",
 ]
 
@@ -59,6 +58,8 @@ _WORK_PER_NODE: Final = 4
 _MAX_CACHED_POINTERS: Final = 4096
 _DEBUG: Final = Severity.DEBUG
 _WARNING: Final = Severity.WARNING
+#: What a raw value resolves by a call: a scalar resolves to itself.
+_CONTAINERS: Final = frozenset({dict, list})
 
 Entry = tuple[str | None, Diagnostic]
 """One warning as logged: its once-per-conversion key (or ``None``) and the diagnostic."""
@@ -477,20 +478,25 @@ class Walk:
         segments = self.pointers.get(pointer)
         if segments is None:
             segments = self.setup.segments(pointer)
-        if item is ROOT_SCOPE:
-            value = walk(self.root, segments)
-            self.reads.append((segments, value))
-        else:
+        if item is not ROOT_SCOPE:
             # One key of an object, as most item bindings are, read without the loop.
             if len(segments) == 1 and type(item) is dict:
                 value = item.get(segments[0], MISSING)
-                if value is GAP:
-                    value = MISSING
             else:
                 value = walk(item, segments)
-            if value is MISSING and pointer[:1] == "/" and segments:  # "/" of a gap: absent
-                value = walk(self.root, segments)
-                self.reads.append((segments, value))
+            if value is not MISSING and value is not GAP:
+                return value
+            if pointer[:1] != "/" or not segments:  # relative, or "/" of a gap: absent
+                self.misses += 1
+                return MISSING
+        root = self.root
+        if len(segments) == 1 and type(root) is dict:  # a top-level key, without the loop
+            value = root.get(segments[0], MISSING)
+            if value is GAP:
+                value = MISSING
+        else:
+            value = walk(root, segments)
+        self.reads.append((segments, value))
         if value is MISSING:
             self.misses += 1
         return value
@@ -503,24 +509,6 @@ _EMPTY_ITEM: Final = FrozenDict({"$type": "ListViewItem"})
 def item_element(kid: dict[str, Any] | None) -> dict[str, Any]:
     """The ListViewItem of one template item: its element, or empty when it gave none."""
     return _EMPTY_ITEM if kid is None else FrozenDict({"$type": "ListViewItem", "children": kid})
-
-
-def put_optional(
-    ctx: Any, element: dict[str, Any], key: str, rule: str, *args: Any, fallback: str = ""
-) -> None:
-    """Set ``key`` of an element from the prop of that name (else ``fallback``) by a rule.
-
-    The ``optional`` of the walk's context and of a render plan's recorder: ``rule``
-    names one of theirs, and gets the prop's value, ``key`` and ``args``. An absent
-    prop is left out without a word (handlers test for it before calling: a call
-    with ``*args`` and a keyword costs more than most elements' other reads).
-    """
-    props = ctx.props
-    if key in props or fallback in props:
-        value = ctx.value_first(key, fallback) if fallback else ctx.value(key)
-        found = getattr(ctx, rule)(value, key, *args)
-        if found is not None:
-            element[key] = found
 
 
 class Context(msgspec.Struct):
@@ -615,12 +603,13 @@ class Context(msgspec.Struct):
                     pointer = value.get("@path")
                 if type(pointer) is str:
                     return self.walk.read(pointer, self.item)
-            call = call_of(value)
-            if call is not None:
-                return self.call(call[0], call[1])
+            if "call" in value or "@call" in value:  # what call_of looks for, tested in C
+                call = call_of(value)
+                if call is not None:
+                    return self.call(call[0], call[1])
             out = {}
-            for key, inner in value.items():
-                resolved = self.resolve(inner)
+            for key, raw in value.items():
+                resolved = self.resolve(raw) if type(raw) in _CONTAINERS else raw
                 if resolved is not MISSING:
                     out[key] = resolved
             return out
@@ -628,8 +617,8 @@ class Context(msgspec.Struct):
             # A loop, not a comprehension: one frame per level of the prop, whose depth
             # the surface bounds (``Limits.max_data_depth``).
             items = []
-            for inner in value:
-                resolved = self.resolve(inner)
+            for raw in value:
+                resolved = self.resolve(raw) if type(raw) in _CONTAINERS else raw
                 if resolved is not MISSING:
                     items.append(resolved)
             return items
@@ -668,7 +657,7 @@ class Context(msgspec.Struct):
         if value is not None:
             element[key] = value
 
-    optional = put_optional
+    optional = rules.put_optional
     string = rules.string
     text = rules.text
     url = rules.url
