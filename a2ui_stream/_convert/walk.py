@@ -593,8 +593,12 @@ class Context(msgspec.Struct):
         """The data at ``pointer`` in this component's scope, or ``MISSING``."""
         return self.walk.read(pointer, self.item)
 
-    def resolve(self, value: Any) -> Any:
-        """Materialise a raw value: bindings and calls resolved, ``MISSING`` entries dropped."""
+    def resolve(self, value: Any, done: dict[int, Any] | None = None) -> Any:
+        """Materialise a raw value: bindings and calls resolved, ``MISSING`` entries dropped.
+
+        ``done``: inner containers made so far, by identity: a list copied into itself (a
+        million places, 21 lists) is made once a list, unless making it logged or read.
+        """
         kind = type(value)
         if kind is dict:
             if len(value) == 1:  # a binding, inline: nearly every dynamic value is one
@@ -607,22 +611,30 @@ class Context(msgspec.Struct):
                 call = call_of(value)
                 if call is not None:
                     return self.call(call[0], call[1])
-            out = {}
+        elif kind is not list:
+            return value
+        walk = self.walk
+        marks = None if done is None else (len(walk.log), len(walk.reads), walk.misses)
+        if done is None:  # the value itself, met once
+            done = {}
+        elif id(value) in done:
+            return done[id(value)]
+        if kind is dict:
+            out: Any = {}
             for key, raw in value.items():
-                resolved = self.resolve(raw) if type(raw) in _CONTAINERS else raw
+                resolved = self.resolve(raw, done) if type(raw) in _CONTAINERS else raw
                 if resolved is not MISSING:
                     out[key] = resolved
-            return out
-        if kind is list:
-            # A loop, not a comprehension: one frame per level of the prop, whose depth
-            # the surface bounds (``Limits.max_data_depth``).
-            items = []
+        else:
+            # A loop, not a comprehension: a frame per level, ``max_data_depth`` at most.
+            out = []
             for raw in value:
-                resolved = self.resolve(raw) if type(raw) in _CONTAINERS else raw
+                resolved = self.resolve(raw, done) if type(raw) in _CONTAINERS else raw
                 if resolved is not MISSING:
-                    items.append(resolved)
-            return items
-        return value
+                    out.append(resolved)
+        if marks is not None and marks == (len(walk.log), len(walk.reads), walk.misses):
+            done[id(value)] = out
+        return out
 
     placed = resolve
 

@@ -39,15 +39,22 @@ def deeper_than(value: Any, limit: int) -> bool:
     """Whether ``value`` nests more than ``limit`` arrays and objects deep.
 
     Args:
-        value: a JSON value of dicts, lists and scalars (a tree: shared subtrees are
-            walked once per place they appear).
+        value: a JSON value of dicts, lists and scalars. A subtree held in several
+            places (a patch copied it) is walked once per place by the first, quick
+            walk; past :data:`_VISITS` containers the level walk of :func:`size_within`
+            decides instead, which walks each distinct container of a level once.
         limit: the deepest nesting allowed; 0 allows scalars only, a negative limit
             allows nothing.
 
     Returns:
         ``True`` when some path from the root crosses more than ``limit`` containers.
     """
-    return limit < 0 or _deeper(value, limit, _RECURSION)
+    if limit < 0:
+        return True
+    left = _deeper(value, limit, _RECURSION, _VISITS)
+    if left == _GAVE_UP:
+        return size_within(value, depth=limit, nodes=_UNBOUNDED) is Exceeded.DEPTH
+    return left == _DEEPER
 
 
 def text_depth_bound(text: bytes, limit: int) -> int:
@@ -99,24 +106,40 @@ _LISTS: frozenset[type] = frozenset((list, FrozenList))
 _CONTAINERS = _DICTS | _LISTS
 
 
-def _deeper(value: Any, room: int, frames: int) -> bool:
-    """Whether ``value`` needs more than ``room`` levels, recursing at most ``frames`` deep."""
+#: Containers the recursive walk of :func:`deeper_than` visits before it gives up.
+_VISITS: Final = 4096
+#: What :func:`_deeper` returns when the value is deeper, and when it gave up.
+_DEEPER: Final = -1
+_GAVE_UP: Final = -2
+
+
+def _deeper(value: Any, room: int, frames: int, visits: int) -> int:
+    """Whether ``value`` needs more than ``room`` levels, recursing at most ``frames`` deep.
+
+    Returns:
+        The visits left when it does not, :data:`_DEEPER` when it does, or
+        :data:`_GAVE_UP` once ``visits`` containers were walked without an answer.
+    """
     kind = type(value)
     if kind in _DICTS:
         items: Any = value.values()
     elif kind in _LISTS:
         items = value
     else:
-        return False
+        return visits
     if room == 0:
-        return True
+        return _DEEPER
+    visits -= 1
+    if visits == 0:
+        return _GAVE_UP
     if frames == 0:
-        return _deeper_by_levels(items, room - 1)
+        return _DEEPER if _deeper_by_levels(items, room - 1) else visits
     for item in items:
-        kind = type(item)
-        if kind in _CONTAINERS and _deeper(item, room - 1, frames - 1):
-            return True
-    return False
+        if type(item) in _CONTAINERS:
+            visits = _deeper(item, room - 1, frames - 1, visits)
+            if visits < 0:
+                return visits
+    return visits
 
 
 def _deeper_by_levels(items: Any, room: int) -> bool:
@@ -143,8 +166,11 @@ def size_within(value: Any, *, depth: int, nodes: int) -> int | Exceeded:
     4). A subtree that appears in several places (a patch copied it) counts at each.
 
     The walk goes one level at a time, never recursing, and stops at the first level
-    past either bound, before that level is built: a value far larger than the budget
-    costs about the budget to refuse, whatever its size written out.
+    past either bound: a value far larger than the budget costs about the budget to
+    refuse, whatever its size written out. A container held in several places of one
+    level is walked once, with how many places it fills: a list copied into itself 20
+    times holds a million values in 21 distinct lists, and costs those to count or to
+    refuse, where a walk of every place would cost the million on every patch.
 
     Args:
         value: a JSON value of dicts, lists and scalars.
@@ -156,31 +182,27 @@ def size_within(value: Any, *, depth: int, nodes: int) -> int | Exceeded:
     """
     if type(value) not in _CONTAINERS:  # a scalar, as most patches write
         return Exceeded.DEPTH if depth < 0 else Exceeded.NODES if nodes < 1 else 1
-    count = 0
-    level = [value]
+    if nodes < 1:
+        return Exceeded.NODES
+    count = 1
+    # The containers of one level, by identity: each with the places it fills there.
+    level: dict[int, tuple[Any, int]] = {id(value): (value, 1)}
+    dicts, containers = _DICTS, _CONTAINERS
     for levels in range(depth + 1):
-        count += len(level)
-        if count > nodes:
-            return Exceeded.NODES
-        # One pass: each container's members join the next level, whose size is
-        # checked against the budget before they are added, never after.
-        below: list[Any] = []
-        nested = False
-        for item in level:
-            kind = type(item)
-            if kind in _DICTS:
-                members: Any = item.values()
-            elif kind in _LISTS:
-                members = item
-            else:
-                continue
-            if levels == depth:
-                return Exceeded.DEPTH  # a container at this level nests one more
-            if count + len(below) + len(members) > nodes:
+        if levels == depth:
+            return Exceeded.DEPTH  # a container at this level nests one more
+        below: dict[int, tuple[Any, int]] = {}
+        found = below.get
+        for item, places in level.values():
+            members: Any = item.values() if type(item) in dicts else item
+            count += len(members) * places
+            if count > nodes:  # before the members are walked, never after
                 return Exceeded.NODES
-            below.extend(members)
-            nested = True
-        if not nested:
+            for member in members:
+                if type(member) in containers:
+                    seen = found(id(member))
+                    below[id(member)] = (member, places if seen is None else seen[1] + places)
+        if not below:
             return count
         level = below
     return Exceeded.DEPTH  # ``depth`` below 0

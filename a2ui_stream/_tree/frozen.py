@@ -120,17 +120,20 @@ _RECURSION = 32
 _PLAIN = frozenset({dict, list})
 
 
-def freeze(value: Any, _depth: int = 0) -> Any:
+def freeze(value: Any, _depth: int = 0, _done: dict[int, Any] | None = None) -> Any:
     """Return ``value`` with every dict and list in it frozen.
 
     Containers already frozen are kept as they are, with everything in them, so
     freezing a new element whose children are frozen elements costs its own size.
     A value nested past a few levels is walked iteratively: it cannot exhaust the stack.
+    A container held in several places (a patch copied a list into itself: a million
+    values in 21 lists) is frozen once, and the copy shared as the value shares it.
 
     Args:
         value: a JSON value (dicts, lists, scalars), not changed.
         _depth: the levels of recursion above this one (its own recursion's; one
             function, not a wrapper, as each element's data costs a call less).
+        _done: the containers frozen so far in this recursion, by identity.
 
     Returns:
         ``value`` itself when it is not an unfrozen container; otherwise a frozen copy
@@ -142,18 +145,26 @@ def freeze(value: Any, _depth: int = 0) -> Any:
         if not _PLAIN.isdisjoint(map(type, value.values())):  # checked in C
             if _depth >= _RECURSION:
                 return _freeze_deep(value)
+            done = {} if _done is None else _done
             for key, child in value.items():
                 if type(child) in _PLAIN:
-                    dict.__setitem__(made, key, freeze(child, _depth + 1))
+                    frozen = done.get(id(child))
+                    if frozen is None:
+                        frozen = done[id(child)] = freeze(child, _depth + 1, done)
+                    dict.__setitem__(made, key, frozen)
         return made
     if kind is list:
         made = FrozenList(value)
         if not _PLAIN.isdisjoint(map(type, value)):
             if _depth >= _RECURSION:
                 return _freeze_deep(value)
+            done = {} if _done is None else _done
             for index, child in enumerate(value):
                 if type(child) in _PLAIN:
-                    list.__setitem__(made, index, freeze(child, _depth + 1))
+                    frozen = done.get(id(child))
+                    if frozen is None:
+                        frozen = done[id(child)] = freeze(child, _depth + 1, done)
+                    list.__setitem__(made, index, frozen)
         return made
     return value
 
