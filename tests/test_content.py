@@ -128,6 +128,23 @@ class TestReadContent:
             6,
         )
 
+    @pytest.mark.parametrize(
+        "raw",
+        [
+            b'{"status": "building", "progressTokens": 32}',
+            b'{"status": "building", "status": "failed"}',
+            b'{"status": "a [ b", "note": "} {"}',
+            b'{"status": "x", "errors": []}',
+            b'{"status": "x", "error": {}}',
+            b"{}",
+        ],
+    )
+    def test_a_flat_object_counts_as_a_walk_counts_it(self, raw: bytes) -> None:
+        """Scalars only, told off the brackets, or brackets in strings: the walk's count."""
+        found = read_content(raw, LIMITS)
+        assert isinstance(found, tuple)
+        assert found == (msgspec.json.decode(raw), count_values(msgspec.json.decode(raw)))
+
     def test_past_the_interpreter_stack_is_too_deep(self) -> None:
         raw = b'{"a":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
         found = read_content(raw, LIMITS)

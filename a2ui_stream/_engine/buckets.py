@@ -216,7 +216,8 @@ def place_bucket(
     """
     key = bucket.message_id
     old = run.tool_buckets if tool else run.buckets
-    is_latest = old.last_key() == key
+    previous = old.get(key)
+    is_latest = previous is not None and old.last_key() == key
     lifecycles = run.lifecycles
     current = lifecycles.get(key)
     if current is not None and current.phase != "painted":
@@ -232,7 +233,6 @@ def place_bucket(
         new_run = _replace(run, lifecycles=lifecycles, live=live, buckets=buckets)
     if not changed and is_latest:
         return with_run(state, new_run), (), tuple(diagnostics)
-    previous = old.get(key)
     touched = list(bucket.surfaces)
     if previous is not None:
         touched.extend(sid for sid in previous.surfaces if sid not in bucket.surfaces)

@@ -158,6 +158,10 @@ def read_content(raw: bytes, limits: Limits) -> tuple[dict[str, Any], int] | Dia
         content: dict[str, Any] = _JSON.decode(raw)
     except RecursionError:
         return too_deep(limits)
+    if raw.count(b"{") == 1 and b"[" not in raw:
+        # No bracket but its own: an object of scalars (a status and its numbers, as
+        # the middleware sends while it builds), the object and its members.
+        return content, 1 + len(content)
     # One walk for both: the depth, and the count later patches start from.
     found = size_within(content, depth=content_depth(limits), nodes=len(raw))
     if found is Exceeded.DEPTH:

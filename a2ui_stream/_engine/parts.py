@@ -135,7 +135,7 @@ def synthesize(
     """
     parts = run.parts
     reported = run.reported
-    provisional = run.status == "running"
+    run_id = run.run_id
     diffs: list[PartDiff] = []
     removed: list[PartDiff] = []
     added: list[Part] = []  # new parts go in after the others, in upstream's order
@@ -154,12 +154,13 @@ def synthesize(
             if conversion is not previous:
                 conversions.put(surface_id, conversion)
             element = conversion.element
-            where = (seq, owner[0], provisional)
-            reported = _report(reported, surface_id, conversion, where, diagnostics)
+            if conversion.warnings or surface_id in reported:  # else nothing to report
+                where = (seq, owner[0], run.status == "running")
+                reported = _report(reported, surface_id, conversion, where, diagnostics)
         if owner is None or element is None:
             if old is not None:
                 parts = parts.delete(surface_id)
-                removed.append(_diff("remove", old, seq, run))
+                removed.append(make_diff("remove", old, seq, run_id))
             continue
         message_id = owner[0]
         if old is not None and (old.args is element or old.args == element):
@@ -171,7 +172,7 @@ def synthesize(
             added.append(part)
         else:
             parts = parts.set(surface_id, part)
-            diffs.append(_diff("update", part, seq, run, previous_args=old.args))
+            diffs.append(make_diff("update", part, seq, run_id, previous_args=old.args))
     if len(added) > 1:
         # Upstream's client unions the buckets, least recent first, each surfaceId in the
         # place it first took, and appends the surfaces without a part as it meets them.
@@ -181,7 +182,7 @@ def synthesize(
         added.sort(key=lambda part: order[part.surface_id])
     for part in added:
         parts = parts.set(part.surface_id, part)
-        diffs.append(_diff("add", part, seq, run))
+        diffs.append(make_diff("add", part, seq, run_id))
     if len(diffs) > 1:
         diffs.sort(key=lambda d: parts.position(d.surface_id))
     new_run = msgspec.structs.replace(run, parts=parts, reported=reported)
@@ -310,17 +311,6 @@ def _restored(history: Sequence[HistoryEntry]) -> dict[tuple[str, str], Part]:
 _SETTLED = " (still so when the run ended)"
 _DEBUG = Severity.DEBUG
 _WARNING = Severity.WARNING
-
-
-def _diff(
-    op: Literal["add", "update", "remove"],
-    part: Part,
-    seq: int,
-    run: RunState,
-    *,
-    previous_args: dict[str, Any] | UnsetType = UNSET,
-) -> PartDiff:
-    return make_diff(op, part, seq, run.run_id, previous_args=previous_args)
 
 
 def make_diff(

@@ -225,7 +225,8 @@ class Reducer:
         if type(event) is not ev.ToolCallArgs or not state.runs or state.chunks:
             return False
         carriers = state.runs[-1].carriers
-        return not isinstance(carriers, Carriers) or event.tool_call_id not in carriers.calls
+        # ``get``, not ``in``: the map's ``get`` is the trie's own, a C call.
+        return type(carriers) is not Carriers or carriers.calls.get(event.tool_call_id) is None
 
     def settle(self, state: StreamState) -> tuple[Diagnostic, ...]:
         """End the input: the warnings its open run still has (call it once, at the end).

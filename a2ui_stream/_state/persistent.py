@@ -124,7 +124,10 @@ class OrderedMap(Mapping[K, V]):
 
     def last_key(self) -> K | None:
         """The most recently inserted (or moved) key; ``None`` when empty."""
-        return next(reversed(self), None)
+        # The last stamp given is live unless its key was deleted since: one lookup,
+        # where a walk from the end makes a generator.
+        key = self._keys.get(self._next - 1, _GAP)
+        return next(reversed(self), None) if key is _GAP else key
 
     def position(self, key: K) -> int:
         """A number that orders ``key`` among the others as iteration does.
