@@ -122,7 +122,10 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
             content_bytes=content_bytes,
         )
         return place_bucket(state, run, bucket, context, diagnostics, changed=False, tool=tool)
-    checkpoints, surfaces, written, upserts = restart(previous, shared)
+    if previous is not None:
+        checkpoints, surfaces, written, upserts = restart(previous, shared)
+    else:  # a new bucket: nothing to restart from, and no call to say so
+        checkpoints, surfaces, written, upserts = [], {}, {}, set()
     start = checkpoints[-1][0] if checkpoints else 0
     reference = previous.surfaces if previous is not None else {}
     claims = list(known)
@@ -139,6 +142,7 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
     shared_values: set[int] = set()  # the data values shared with the last snapshot's
     total = len(keys)
     limits = context.limits
+    max_depth = limits.max_data_depth
     for index in range(first, total):
         nesting = None
         if documents is None:
@@ -146,7 +150,7 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
             if type(operation) in _CHECKED_FOR_DEPTH:
                 # Decoded from its text, or shared with the last one's text against text,
                 # its values have the structure the text spells: the text bounds them.
-                nesting = text_depth_bound(bytes(keys[index]), context.limits.max_data_depth)
+                nesting = text_depth_bound(bytes(keys[index]), max_depth)
         else:
             operation = normalize_document(documents[index], index)
         # Operations before ``shared`` are replayed from the nearest checkpoint; they

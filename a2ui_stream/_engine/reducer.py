@@ -172,6 +172,11 @@ class Reducer:
         #: The event types that can change more than the event count; with no chunk
         #: stream open, every other event reduces to ``skip(state, 1)``.
         self.drawing_events: frozenset[type[ev.Event]] = frozenset(_HANDLERS) | CHUNK_EVENTS
+        # Each drawing event's handler, a chunk's the expansion: one lookup an event.
+        self._dispatch: dict[type[Any], _Handler] = {
+            **_HANDLERS,
+            **dict.fromkeys(CHUNK_EVENTS, _expanded),
+        }
 
     def reduce(self, state: StreamState, event: ev.Event) -> Reduction:
         """Apply one event.
@@ -193,26 +198,27 @@ class Reducer:
             TypeError: ``state`` is no :class:`StreamState` or ``event`` no decoded
                 event (a dict is read by ``Processor.feed_events``).
         """
-        kind = type(event)
+        handler = self._dispatch.get(type(event))
         # A drawing event's class is an Event's: asked first, it spares an isinstance
         # that goes through msgspec's metaclass for every subclass.
-        if (kind not in self.drawing_events and not isinstance(event, ev.Event)) or not isinstance(
+        if (handler is None and not isinstance(event, ev.Event)) or not isinstance(
             state, StreamState
         ):
             raise TypeError(_not_reducible(state, event))
-        chunked = state.chunks or kind in CHUNK_EVENTS
-        handler = _expanded if chunked else _HANDLERS.get(kind)
-        if handler is None:  # not in drawing_events
+        seq = state.seq
+        if state.chunks:
+            handler = _expanded
+        elif handler is None:  # not in drawing_events
             # Most events (text, tool calls, steps) only advance the count.
-            return _new_tuple(Reduction, (_replace(state, seq=state.seq + 1), (), ()))
-        context = _new_tuple(Context, (state.seq, *self._fixed))
+            return _new_tuple(Reduction, (_replace(state, seq=seq + 1), (), ()))
+        context = _new_tuple(Context, (seq, *self._fixed))
         try:
             new_state, diffs, diagnostics = handler(state, event, context)
         except Exception as error:  # noqa: BLE001 - containment: a bug must not stop the stream
-            what = f"event {state.seq} ({type(event).__name__})"
-            problem = internal_error(error, what, seq=state.seq)
-            return Reduction(_replace(state, seq=state.seq + 1), (), (problem,))
-        return _new_tuple(Reduction, (_replace(new_state, seq=state.seq + 1), diffs, diagnostics))
+            what = f"event {seq} ({type(event).__name__})"
+            problem = internal_error(error, what, seq=seq)
+            return Reduction(_replace(state, seq=seq + 1), (), (problem,))
+        return _new_tuple(Reduction, (_replace(new_state, seq=seq + 1), diffs, diagnostics))
 
     def inert(self, state: StreamState, event: ev.Event) -> bool:
         """Whether ``event`` would change nothing but the event count, cheaply told.
@@ -372,9 +378,13 @@ def _on_activity_snapshot(
     if event.activity_type != A2UI_ACTIVITY_TYPE:
         return state, (), ()
     key = event.message_id if isinstance(event.message_id, str) else ANONYMOUS_MESSAGE_ID
-    run, state = _current_run(state)
+    runs = state.runs
+    run, state = (runs[-1], state) if runs else _current_run(state)
     if not tool:
-        run, state = _behind_middleware(run, state)
+        carriers = run.carriers
+        # Noted at the run's first activity: every later snapshot skips the call.
+        if type(carriers) is not Carriers or not carriers.behind_middleware:
+            run, state = _behind_middleware(run, state)
     previous = (run.tool_buckets if tool else run.buckets).get(key)
     if event.replace is False and previous is not None:
         return state, (), ()
@@ -408,7 +418,7 @@ def _behind_middleware(run: RunState, state: StreamState) -> tuple[RunState, Str
     """Note that the run carries genuine activity, which draws its render calls itself."""
     carriers = run.carriers
     if type(carriers) is Carriers and carriers.behind_middleware:
-        return run, state  # noted at the run's first activity: every later one ends here
+        return run, state  # noted at the run's first activity
     noted = saw_activity(carriers if isinstance(carriers, Carriers) else Carriers())
     if noted is run.carriers:
         return run, state
