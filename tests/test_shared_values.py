@@ -16,12 +16,16 @@ import tracemalloc
 from typing import TYPE_CHECKING, Any
 
 from a2ui_stream import Processor
+from a2ui_stream._convert import rules
 from a2ui_stream._tree import depth
 from a2ui_stream._tree.depth import Exceeded, count_values, deeper_than, size_within
 from a2ui_stream._tree.frozen import freeze
+from a2ui_stream._tree.gaps import GAP, closed
 
 if TYPE_CHECKING:
     from types import FrameType
+
+    import pytest
 
 
 def doubled(times: int) -> list[Any]:
@@ -172,3 +176,48 @@ class TestConversion:
             tracemalloc.stop()
         assert frozen[16][15] is frozen[15]
         assert peak < 200_000
+
+
+class TestGapsAndText:
+    def test_closing_gaps_walks_each_shared_list_once(self) -> None:
+        value = [*doubled(16), GAP, 1]
+        calls = 0
+
+        def count(frame: FrameType, event: str, _arg: Any) -> None:
+            nonlocal calls
+            if event == "call" and frame.f_code is closed.__code__:
+                calls += 1
+
+        sys.setprofile(count)
+        try:
+            out = closed(value)
+        finally:
+            sys.setprofile(None)
+        assert out[:17] == value[:17]
+        assert out[17] == 1
+        assert out[16] is value[16]  # no gap inside: kept as it is
+        assert calls < 400  # a call a member of each distinct list: 17 lists, 65,536 places
+
+    def test_a_list_bound_to_a_text_is_not_printed_first(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """It is no text whatever it prints as: printing a million values was the cost."""
+
+        def refuse(value: Any) -> str | None:
+            raise AssertionError(value)
+
+        monkeypatch.setattr(rules, "to_text", refuse)
+        warned: list[str] = []
+
+        class Ctx:
+            max_string = 10
+
+            def warn(
+                self, code: str, message: str, *, severity: Any = None, once: bool = False
+            ) -> None:
+                del message, severity, once
+                warned.append(code)
+
+        assert rules.text(Ctx(), doubled(3), "text") == ""
+        assert rules.text(Ctx(), {"a": 1}, "text") == ""
+        assert warned == ["convert.prop_invalid"] * 2

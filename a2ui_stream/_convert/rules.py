@@ -135,8 +135,9 @@ def text(ctx: Warner, value: Any, key: str) -> str:
         return value  # type: ignore[no-any-return]
     if kind is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
         return string(ctx, str(value), key) or ""
-    printed = to_text(value)
-    if printed is None or kind is list or kind is dict:
+    # An array or object is no text: not printed first (it may hold a million values).
+    printed = None if kind is list or kind is dict else to_text(value)
+    if printed is None:
         if value is not MISSING and value is not None:
             ctx.warn(Code.CONVERT_PROP_INVALID, f'Prop "{key}" is not text; it was left empty.')
         return ""

@@ -47,33 +47,45 @@ class _Gap(enum.Enum):
 GAP: Final = _Gap.GAP
 
 
-def closed(value: Any) -> Any:
+def closed(value: Any, _done: dict[int, Any] | None = None) -> Any:
     """``value`` with every gap in its lists left out, the lists closing up.
 
     What upstream's converter does to a list it places in an action's context: it
     materialises the value element by element and drops what reads as ``undefined``
     (reference assistant-ui-converter §1f, step 7), so ``[1, hole, 3]`` becomes
     ``[1, 3]``. Containers holding no gap are kept as they are (frozen ones too); a
-    container rebuilt keeps its type.
+    container rebuilt keeps its type. A container held in several places (a patch
+    copied a list into itself) is closed once, and the result shared.
 
     Args:
         value: a JSON value, possibly holding data-model lists; its nesting is bounded
             by the surface's data depth limit.
+        _done: the containers closed so far in this recursion, by identity.
 
     Returns:
         ``value`` itself when it holds no gap; otherwise a copy without them.
     """
-    if isinstance(value, list):
-        items = [closed(item) for item in value if item is not GAP]
+    is_list = isinstance(value, list)
+    if not is_list and not isinstance(value, dict):
+        return value
+    done = {} if _done is None else _done
+    found = done.get(id(value))
+    if found is not None:
+        return found
+    if is_list:
+        items = [closed(item, done) for item in value if item is not GAP]
         if len(items) == len(value) and all(map(is_, items, value)):
-            return value
-        return items if type(value) is list else type(value)(items)
-    if isinstance(value, dict):
-        members = {key: closed(item) for key, item in value.items()}
+            made: Any = value
+        else:
+            made = items if type(value) is list else type(value)(items)
+    else:
+        members = {key: closed(item, done) for key, item in value.items()}
         if all(members[key] is item for key, item in value.items()):
-            return value
-        return members if type(value) is dict else type(value)(members)
-    return value
+            made = value
+        else:
+            made = members if type(value) is dict else type(value)(members)
+    done[id(value)] = made
+    return made
 
 
 def count(value: Any) -> int:
