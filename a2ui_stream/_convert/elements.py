@@ -16,12 +16,13 @@ copy, so every container a handler puts in it must be frozen already (children a
 type or content), ``ctx.value``/``ctx.value_first``/``ctx.placed`` give values that
 are only placed into the element or passed to a rule (``ctx.string``, ``ctx.text``,
 ``ctx.url``, ``ctx.flag``, ``ctx.number``, ``ctx.enum``), and a rule's result is only
-placed, set with ``ctx.put`` (left out when ``None``) or compared with ``None``; an
-optional prop copied through one rule is ``ctx.optional(element, key, rule, ...)``, called
-only when the prop (or its fallback) is present: most props are absent, and a test of
-``ctx.props`` costs a few percent of a call. That
-discipline is what lets a render plan (:mod:`a2ui_stream._convert.plans`) record a
-handler once and replay it on new data.
+placed, or compared with ``None`` to leave its key out (a recorded hole is present,
+the walk's case when it is not). An optional prop is read only when it (or its
+fallback) is present, and a scalar prop only inspected is read off ``ctx.props``
+(a scalar resolves to itself): most props are absent or scalars, and a test of
+``ctx.props`` costs a few percent of a call. That discipline is what lets a render
+plan (:mod:`a2ui_stream._convert.plans`) record a handler once and replay it on new
+data.
 
 Must not import: the converter front, the reducer, request or shell modules. Does no
 I/O, no logging.
@@ -51,6 +52,9 @@ Handler = "Callable[[Context], dict[str, Any] | None]"
 
 _DEBUG: Final = Severity.DEBUG
 _WARNING: Final = Severity.WARNING
+#: The types a raw prop value is resolved for by a call (a scalar is its own value).
+_CONTAINERS: Final = frozenset({dict, list})
+_NUMBERS: Final = frozenset({int, float})
 
 #: What a media link's text escapes with a backslash, so it shows as the plain text it
 #: is: what could end the text, nest a link or image, or open a code span, autolink or
@@ -143,7 +147,9 @@ def _labelled(ctx: Context, element: dict[str, Any], *, required: bool = False) 
         element["label"] = label
     elif required:
         element["label"] = ""
-    ctx.put(element, "name", field_name(ctx.props))
+    name = field_name(ctx.props)
+    if name is not None:
+        element["name"] = name
 
 
 def _single(ctx: Context, *keys: str) -> list[Any]:
@@ -170,7 +176,9 @@ def _extras(ctx: Context, element: dict[str, Any], refs: list[Any]) -> None:
 def _text(ctx: Context) -> dict[str, Any] | None:
     """Text: Header for h1-h6, Caption for caption, Markdown otherwise."""
     value = ctx.value_first("text", "value")
-    variant = ctx.prop("variant")
+    variant = ctx.props.get("variant")
+    if type(variant) in _CONTAINERS:  # bound; a scalar resolves to itself, without a call
+        variant = ctx.prop("variant")
     if type(variant) is str and len(variant) == 2 and variant[0] == "h" and variant[1] in "123456":
         return {"$type": "Header", "text": ctx.text(value, "text")}
     if variant == "caption":
@@ -185,18 +193,22 @@ def _image(ctx: Context) -> dict[str, Any] | None:
     if src is None:
         _drop(ctx, "it has no usable src", pending=_bound(ctx, raw, "src", "url"))
         return None
-    alt = ctx.string(ctx.value_first("alt", "altText"), "alt")
-    if alt is None:
+    props = ctx.props
+    alt = None
+    if "alt" in props or "altText" in props:
+        alt = ctx.string(ctx.value_first("alt", "altText"), "alt")
+    if alt is None and "description" in props:
         alt = ctx.string(ctx.value("description"), "alt")
     element: dict[str, Any] = {"$type": "Image", "src": src, "alt": "" if alt is None else alt}
-    props = ctx.props
-    size = ctx.prop("size")
-    if (type(size) is str and size in vocab.IMAGE_SIZES) or type(size) in {int, float}:
+    size = ctx.prop("size") if "size" in props else MISSING
+    if (type(size) is str and size in vocab.IMAGE_SIZES) or type(size) in _NUMBERS:
         element["size"] = size
     elif size is not MISSING:
         ctx.invalid("size", size)
     if "round" in props:
-        ctx.optional(element, "round", "flag")
+        found = ctx.flag(ctx.value("round"), "round")
+        if found is not None:
+            element["round"] = found
     return element
 
 
@@ -205,11 +217,18 @@ def _row(ctx: Context) -> dict[str, Any] | None:
     element: dict[str, Any] = {"$type": "Row"}
     props = ctx.props
     if "gap" in props:
-        ctx.optional(element, "gap", "number", 0, 8)
+        found = ctx.number(ctx.value("gap"), "gap", 0, 8)
+        if found is not None:
+            element["gap"] = found
     if "align" in props or "alignment" in props:
-        ctx.optional(element, "align", "enum", vocab.ALIGN_FROM_A2UI, fallback="alignment")
+        align = ctx.enum(ctx.value_first("align", "alignment"), "align", vocab.ALIGN_FROM_A2UI)
+        if align is not None:
+            element["align"] = align
     if "justify" in props or "distribution" in props:
-        ctx.optional(element, "justify", "enum", vocab.JUSTIFY_FROM_A2UI, fallback="distribution")
+        justify = ctx.value_first("justify", "distribution")
+        justify = ctx.enum(justify, "justify", vocab.JUSTIFY_FROM_A2UI)
+        if justify is not None:
+            element["justify"] = justify
     return element
 
 
@@ -218,9 +237,13 @@ def _column(ctx: Context) -> dict[str, Any] | None:
     element: dict[str, Any] = {"$type": "Col"}
     props = ctx.props
     if "gap" in props:
-        ctx.optional(element, "gap", "number", 0, 8)
+        found = ctx.number(ctx.value("gap"), "gap", 0, 8)
+        if found is not None:
+            element["gap"] = found
     if "align" in props or "alignment" in props:
-        ctx.optional(element, "align", "enum", vocab.ALIGN_FROM_A2UI, fallback="alignment")
+        found = ctx.enum(ctx.value_first("align", "alignment"), "align", vocab.ALIGN_FROM_A2UI)
+        if found is not None:
+            element["align"] = found
     return element
 
 
@@ -236,11 +259,17 @@ def _card(ctx: Context) -> dict[str, Any] | None:
     element: dict[str, Any] = {"$type": "Card"}
     props = ctx.props
     if "title" in props:
-        ctx.optional(element, "title", "string")
+        found = ctx.string(ctx.value("title"), "title")
+        if found is not None:
+            element["title"] = found
     if "padding" in props:
-        ctx.optional(element, "padding", "number", 0, 8)
+        found = ctx.number(ctx.value("padding"), "padding", 0, 8)
+        if found is not None:
+            element["padding"] = found
     if "background" in props:
-        ctx.optional(element, "background", "string")
+        found = ctx.string(ctx.value("background"), "background")
+        if found is not None:
+            element["background"] = found
     _extras(ctx, element, _single(ctx, "child"))
     return element
 
@@ -250,7 +279,9 @@ def _divider(ctx: Context) -> dict[str, Any] | None:
     element: dict[str, Any] = {"$type": "Divider"}
     props = ctx.props
     if "flush" in props:
-        ctx.optional(element, "flush", "flag")
+        found = ctx.flag(ctx.value("flush"), "flush")
+        if found is not None:
+            element["flush"] = found
     return element
 
 
@@ -278,16 +309,20 @@ def _button(ctx: Context) -> dict[str, Any] | None:
         else:
             ctx.invalid("buttonStyle", style)
     elif spec_style:
-        variant = ctx.prop("variant")
-        ctx.put(
-            element,
-            "buttonStyle",
-            vocab.BUTTON_STYLE_FROM_VARIANT.get(variant) if type(variant) is str else None,
-        )
+        variant = props.get("variant")
+        if type(variant) in _CONTAINERS:  # bound; a scalar resolves to itself
+            variant = ctx.prop("variant")
+        style = vocab.BUTTON_STYLE_FROM_VARIANT.get(variant) if type(variant) is str else None
+        if style is not None:
+            element["buttonStyle"] = style
     if "block" in props:
-        ctx.optional(element, "block", "flag")
+        found = ctx.flag(ctx.value("block"), "block")
+        if found is not None:
+            element["block"] = found
     if "submit" in props:
-        ctx.optional(element, "submit", "flag")
+        found = ctx.flag(ctx.value("submit"), "submit")
+        if found is not None:
+            element["submit"] = found
     if "action" in props:
         action = _action(ctx, props["action"])
         if action is not None:
@@ -302,7 +337,9 @@ def _text_field(ctx: Context) -> dict[str, Any] | None:
     element: dict[str, Any] = {"$type": "Input"}
     props = ctx.props
     if "placeholder" in props:
-        ctx.optional(element, "placeholder", "string")
+        found = ctx.string(ctx.value("placeholder"), "placeholder")
+        if found is not None:
+            element["placeholder"] = found
     multiline = ctx.prop("multiline")
     if type(multiline) is bool:
         element["multiline"] = multiline
@@ -318,7 +355,9 @@ def _check_box(ctx: Context) -> dict[str, Any] | None:
     props = ctx.props
     _labelled(ctx, element, required=True)
     if "defaultChecked" in props or "value" in props:
-        ctx.optional(element, "defaultChecked", "flag", fallback="value")
+        found = ctx.flag(ctx.value_first("defaultChecked", "value"), "defaultChecked")
+        if found is not None:
+            element["defaultChecked"] = found
     return element
 
 
@@ -347,7 +386,9 @@ def _tabs(ctx: Context) -> dict[str, Any] | None:
         if type(tab) is not dict or not ctx.reserve():
             continue
         card: dict[str, Any] = {"$type": "Card"}
-        ctx.put(card, "title", ctx.string(ctx.placed(tab.get("title", "")), "title"))
+        title = ctx.string(ctx.placed(tab.get("title", "")), "title")
+        if title is not None:
+            card["title"] = title
         if "child" in tab:
             converted = ctx.children([tab["child"]])
             if converted:
@@ -373,10 +414,12 @@ def _options(ctx: Context) -> list[dict[str, Any]]:
     for option in raw if type(raw) is list else ():
         if type(option) is not dict:
             continue
-        value = ctx.string(ctx.resolve(option.get("value")), "options")
+        value = option.get("value")  # scalars, as most options' are, resolve to themselves
+        value = ctx.string(ctx.resolve(value) if type(value) in _CONTAINERS else value, "options")
         if value is None:
             continue
-        label = ctx.text(ctx.placed(option.get("label")), "label")
+        label = option.get("label")
+        label = ctx.text(ctx.placed(label) if type(label) in _CONTAINERS else label, "label")
         options.append(FrozenDict({"label": label, "value": value}))
     return FrozenList(options)
 
@@ -385,7 +428,7 @@ def _choice_picker(ctx: Context) -> dict[str, Any] | None:
     """ChoicePicker: RadioGroup when mutually exclusive, else a Col of Checkboxes."""
     options = _options(ctx)
     chosen = ctx.value_first("value", "selections")
-    if ctx.prop("variant") == "multipleSelection":
+    if "variant" in ctx.props and ctx.prop("variant") == "multipleSelection":
         element: dict[str, Any] = {"$type": "Col"}
         out: list[Any] = []
         label = ctx.string(ctx.value("label"), "label")
@@ -409,10 +452,16 @@ def _choice_picker(ctx: Context) -> dict[str, Any] | None:
         return element
     element = {"$type": "RadioGroup", "options": options}
     props = ctx.props
-    ctx.put(element, "name", field_name(props))
+    name = field_name(props)
+    if name is not None:
+        element["name"] = name
     if "label" in props:
-        ctx.optional(element, "label", "string")
-    ctx.put(element, "defaultValue", ctx.first_choice(chosen, "value"))
+        found = ctx.string(ctx.value("label"), "label")
+        if found is not None:
+            element["label"] = found
+    default = ctx.first_choice(chosen, "value")
+    if default is not None:
+        element["defaultValue"] = default
     return element
 
 
@@ -422,7 +471,9 @@ def _date_time_input(ctx: Context) -> dict[str, Any] | None:
     props = ctx.props
     for key in ("value", "min", "max"):
         if key in props:
-            ctx.optional(element, key, "string")
+            found = ctx.string(ctx.value(key), key)
+            if found is not None:
+                element[key] = found
     _labelled(ctx, element)
     return element
 
@@ -441,7 +492,9 @@ def _media(ctx: Context) -> dict[str, Any] | None:
     if url is None:
         _drop(ctx, "it has no usable url", pending=_bound(ctx, raw, "url"))
         return None
-    title = ctx.string(ctx.prop("description"), "description")
+    title = None
+    if "description" in ctx.props:
+        title = ctx.string(ctx.prop("description"), "description")
     if not title:
         title = ctx.component
     # The href a renderer makes of this link is the checked URL percent-encoded, which

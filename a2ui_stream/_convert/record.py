@@ -309,12 +309,6 @@ class _Recorder:
             return value.then(name, key, *args)
         return rules.RULES[name](self, value, key, *args)  # type: ignore[operator]
 
-    def put(self, element: dict[str, Any], key: str, value: Any) -> None:
-        if value is not None:  # a hole is present: the walk's case when it is not
-            element[key] = value
-
-    optional = rules.put_optional
-
     def string(self, value: Any, key: str) -> Any:
         return self._rule("string", value, key)
 

@@ -2,8 +2,7 @@
 
 Owns the value rules element handlers apply (a string cut to the string limit, text as
 JavaScript prints it, a safe URL, a boolean, a number in a range, an enum mapped onto
-the vocabulary), the warnings they give for what they drop or repair, URL safety, and
-:func:`put_optional`, an optional prop copied into an element through one rule.
+the vocabulary), the warnings they give for what they drop or repair, and URL safety.
 
 Each rule is one function of ``(ctx, value, key)`` that returns the value to copy or
 ``None`` to leave the prop out, and reports through ``ctx.warn``. The interpreter calls
@@ -44,7 +43,6 @@ __all__ = [
     "flag",
     "invalid",
     "number",
-    "put_optional",
     "string",
     "text",
     "url",
@@ -98,24 +96,6 @@ def invalid(ctx: Warner, key: str, value: Any) -> None:
         Code.CONVERT_PROP_INVALID,
         f'Prop "{key}" value {value!r} is not valid in the vocabulary; it was dropped.',
     )
-
-
-def put_optional(
-    ctx: Any, element: dict[str, Any], key: str, rule: str, *args: Any, fallback: str = ""
-) -> None:
-    """Set ``key`` of an element from the prop of that name (else ``fallback``) by a rule.
-
-    The ``optional`` of the walk's context and of a render plan's recorder: ``rule``
-    names one of theirs, and gets the prop's value, ``key`` and ``args``. An absent
-    prop is left out without a word (handlers test for it before calling: a call
-    with ``*args`` and a keyword costs more than most elements' other reads).
-    """
-    props = ctx.props
-    if key in props or fallback in props:
-        value = ctx.value_first(key, fallback) if fallback else ctx.value(key)
-        found = getattr(ctx, rule)(value, key, *args)
-        if found is not None:
-            element[key] = found
 
 
 def string(ctx: Warner, value: Any, key: str) -> str | None:

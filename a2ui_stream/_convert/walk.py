@@ -664,12 +664,6 @@ class Context(msgspec.Struct):
             )
             return MISSING
 
-    def put(self, element: dict[str, Any], key: str, value: Any) -> None:
-        """Set ``key`` of an element when a rule gave a value (``None`` leaves it out)."""
-        if value is not None:
-            element[key] = value
-
-    optional = rules.put_optional
     string = rules.string
     text = rules.text
     url = rules.url
