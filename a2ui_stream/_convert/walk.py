@@ -511,14 +511,15 @@ def item_element(kid: dict[str, Any] | None) -> dict[str, Any]:
     return _EMPTY_ITEM if kid is None else FrozenDict({"$type": "ListViewItem", "children": kid})
 
 
-class Context(msgspec.Struct):
+class Context(msgspec.Struct, gc=False):
     """What an element handler gets for one component: props, rules, children, warnings.
 
     Its ``value``/``placed`` reads are the same as ``prop``/``resolve`` here; a render
     plan's recorder tells them apart (see :mod:`a2ui_stream._convert.elements`). Also the
     :class:`~a2ui_stream._convert.functions.Env` of the functions it calls. A Struct, as
     one is made per element: the walk, the component, its depth, the template item in
-    scope, and the component's id and props and the string limit kept at hand.
+    scope, and the component's id and props and the string limit kept at hand; not
+    tracked by the cyclic collector (``gc=False``): nothing it holds refers back to it.
     """
 
     walk: Walk
