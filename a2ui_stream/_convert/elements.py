@@ -249,7 +249,7 @@ def _column(ctx: Context) -> dict[str, Any] | None:
 
 def _list(ctx: Context) -> dict[str, Any] | None:
     """List: a Row when horizontal, else a Col."""
-    if ctx.prop("direction") == "horizontal":
+    if "direction" in ctx.props and ctx.prop("direction") == "horizontal":
         return _row(ctx)
     return _column(ctx)
 
@@ -270,7 +270,8 @@ def _card(ctx: Context) -> dict[str, Any] | None:
         found = ctx.string(ctx.value("background"), "background")
         if found is not None:
             element["background"] = found
-    _extras(ctx, element, _single(ctx, "child"))
+    if "child" in props:
+        _extras(ctx, element, [props["child"]])
     return element
 
 

@@ -583,8 +583,13 @@ class Context(msgspec.Struct, gc=False):
         if value is MISSING:
             value = self.props.get(fallback, MISSING)
             kind = type(value)
-            if kind is dict or kind is list:
-                value = self.resolve(value)
+            if kind is dict:
+                pointer = value.get("path") if len(value) == 1 else None
+                if type(pointer) is str:
+                    return self.walk.read(pointer, self.item)
+                return self.resolve(value)
+            if kind is list:
+                return self.resolve(value)
         return value
 
     value = prop
