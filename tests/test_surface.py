@@ -125,6 +125,43 @@ class TestUpdateComponents:
         surfaces = created(UpdateComponents(surface_id="s", components=(first, second)))
         assert surfaces["s"].components["x"] is second
 
+    @pytest.mark.parametrize("nesting", [None, 2])
+    @pytest.mark.parametrize("count", [1, 3, PERSISTENT_AT])
+    def test_fresh_surface_stores_in_order(self, nesting: int | None, count: int) -> None:
+        """A fresh surface's first components are stored alike, checked for depth or not."""
+        listed = tuple(comp(f"c{i}") for i in range(count))
+        before = created()
+        after, problems = apply_operation(
+            before,
+            UpdateComponents(surface_id="s", components=listed),
+            index=0,
+            limits=LIMITS,
+            nesting=nesting,
+        )
+        assert problems == ()
+        stored = after["s"].components
+        assert type(stored) is (OrderedMap if count >= PERSISTENT_AT else dict)
+        assert list(stored) == [c.id for c in listed]
+        assert all(stored[c.id] is c for c in listed)
+        assert before["s"].components == {}
+
+    @pytest.mark.parametrize("nesting", [None, 2])
+    def test_fresh_surface_duplicates(self, nesting: int | None) -> None:
+        """On a fresh surface a later duplicate wins, an equal one keeps the first object."""
+        first, equal, other = comp("x"), comp("x"), comp("y")
+        later = comp("y", "2")
+        after, _ = apply_operation(
+            created(),
+            UpdateComponents(surface_id="s", components=(first, other, equal, later)),
+            index=0,
+            limits=LIMITS,
+            nesting=nesting,
+        )
+        stored = after["s"].components
+        assert list(stored) == ["x", "y"]
+        assert stored["x"] is first
+        assert stored["y"] is later
+
     def test_unchanged_components_keep_identity(self) -> None:
         """Untouched components, and equal re-sent ones, keep their objects."""
         a, b = comp("a"), comp("b")

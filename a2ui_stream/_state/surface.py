@@ -375,7 +375,7 @@ def _too_deep(what: str, index: int, sid: str, limits: Limits) -> Diagnostic:
 
 def _upsert(
     surface: Surface,
-    components: Iterable[Component],
+    components: Sequence[Component],
     index: int,
     limits: Limits,
     *,
@@ -388,8 +388,15 @@ def _upsert(
     operation's text proved (see :func:`apply_operation`).
     """
     old = surface.components
-    new: dict[str, Component] | None = None
     problems: list[Diagnostic] = []
+    if shallow and not old and components:
+        # A fresh surface's first components: nothing stored to compare with, none to
+        # check, so one comprehension builds them. An id sent twice takes the loop,
+        # whose later entries compare with the earlier ones.
+        fresh = {component.id: component for component in components}
+        if len(fresh) == len(components):
+            return msgspec.structs.replace(surface, components=with_components(old, fresh)), []
+    new: dict[str, Component] | None = None
     limit = limits.max_data_depth
     for component in components:
         cid = component.id
@@ -463,7 +470,7 @@ _Handler: TypeAlias = Callable[[_Batch, Any, int, Limits], list[Diagnostic]]
 def _fill(
     surface: Surface,
     writes: Iterable[tuple[str, Any]],
-    components: Iterable[Component],
+    components: Sequence[Component],
     *,
     index: int,
     limits: Limits,
