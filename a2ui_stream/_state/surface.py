@@ -390,9 +390,8 @@ def _upsert(
     old = surface.components
     problems: list[Diagnostic] = []
     if shallow and not old and components:
-        # A fresh surface's first components: nothing stored to compare with, none to
-        # check, so one comprehension builds them. An id sent twice takes the loop,
-        # whose later entries compare with the earlier ones.
+        # A fresh surface: nothing to compare with or check. An id sent twice takes the
+        # loop, whose later entries compare with the earlier ones.
         fresh = {component.id: component for component in components}
         if len(fresh) == len(components):
             return msgspec.structs.replace(surface, components=with_components(old, fresh)), []
@@ -507,10 +506,11 @@ def _create_surface(
         catalog_id=op.catalog_id,
     )
     # v1.0 inline data model first, then components (a2ui-core's order, reference §1.2).
-    model = () if op.data_model is UNSET else (("", op.data_model),)
-    batch.put(
-        _fill(surface, model, op.components or (), index=index, limits=limits, problems=problems)
-    )
+    if op.data_model is not UNSET or op.components:  # else nothing inline to fill in
+        model = () if op.data_model is UNSET else (("", op.data_model),)
+        comps = op.components or ()
+        surface = _fill(surface, model, comps, index=index, limits=limits, problems=problems)
+    batch.put(surface)
     return problems
 
 
