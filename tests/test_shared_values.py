@@ -23,6 +23,7 @@ from a2ui_stream._tree.frozen import freeze
 from a2ui_stream._tree.gaps import GAP, closed
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import FrameType
 
     import pytest
@@ -44,6 +45,15 @@ def places(times: int) -> int:
     return count
 
 
+def _peak(make: Callable[[], Any]) -> tuple[Any, int]:
+    """What ``make`` returns, and the most memory it held at once (tracemalloc's peak)."""
+    tracemalloc.start()
+    try:
+        return make(), tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 class TestCounting:
     def test_counts_every_place_exactly(self) -> None:
         """The count is the written-out one, as the budget has always counted it."""
@@ -56,23 +66,13 @@ class TestCounting:
     def test_millions_of_places_count_in_little_memory(self) -> None:
         """Each level keeps its distinct lists, not every place they fill."""
         value = doubled(21)
-        tracemalloc.start()
-        try:
-            found = count_values(value)
-            peak = tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
+        found, peak = _peak(lambda: count_values(value))
         assert found == places(21)
         assert peak < 200_000  # its last level of places alone takes 8 MB
 
     def test_refused_past_the_budget_without_walking_to_it(self) -> None:
         value = doubled(24)  # 33 million places
-        tracemalloc.start()
-        try:
-            found = size_within(value, depth=64, nodes=1_000_000)
-            peak = tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
+        found, peak = _peak(lambda: size_within(value, depth=64, nodes=1_000_000))
         assert found is Exceeded.NODES
         assert peak < 200_000  # a walk of the million places kept them in a list
 
@@ -168,12 +168,7 @@ class TestConversion:
 
     def test_freeze_keeps_the_sharing(self) -> None:
         value = doubled(16)
-        tracemalloc.start()
-        try:
-            frozen = freeze(value)
-            peak = tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
+        frozen, peak = _peak(lambda: freeze(value))
         assert frozen[16][15] is frozen[15]
         assert peak < 200_000
 
