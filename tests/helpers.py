@@ -169,11 +169,11 @@ def depth_of(value: Any) -> int:
     stack, deepest = [(value, 0)], 0
     while stack:
         item, level = stack.pop()
-        if type(item) is dict or type(item) is list:
+        if isinstance(item, (dict, list)):
             level += 1
             deepest = max(deepest, level)
             stack.extend(
-                (child, level) for child in (item.values() if type(item) is dict else item)
+                (child, level) for child in (item.values() if isinstance(item, dict) else item)
             )
     return deepest
 

@@ -25,8 +25,8 @@ from a2ui_stream import (
 )
 from a2ui_stream._convert.converter import Converter
 from a2ui_stream._convert.vocabulary import validate_element
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList
 from a2ui_stream._wire.codec import EventDecoder
+from a2ui_stream._wire.frozen import FrozenDict, FrozenList
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -1,4 +1,4 @@
-"""Frozen JSON containers (:mod:`a2ui_stream._tree.frozen`).
+"""Frozen JSON containers (:mod:`a2ui_stream._wire.frozen`).
 
 They refuse every change, read and encode as the dicts and lists they are, keep
 frozen subtrees when freezing, copy and pickle as themselves, and freeze values of
@@ -17,7 +17,7 @@ import msgspec
 import pytest
 from helpers import nested
 
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList, extended, freeze, grown_from
+from a2ui_stream._wire.frozen import FrozenDict, FrozenList, extended, freeze, grown_from
 
 DICT_CHANGES = [
     ("setitem", lambda d: d.__setitem__("a", 2)),

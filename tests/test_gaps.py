@@ -22,10 +22,10 @@ from upstream_client import UpstreamClient, ours
 from a2ui_stream import Limits, Processor
 from a2ui_stream._convert.converter import Converter
 from a2ui_stream._state.surface import Surface, apply_operations
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList, freeze
 from a2ui_stream._tree.gaps import GAP, closed, count
 from a2ui_stream._tree.share import share
 from a2ui_stream._wire.codes import Code
+from a2ui_stream._wire.frozen import FrozenDict, FrozenList, freeze
 from a2ui_stream._wire.numbers import encode_json
 from a2ui_stream.a2ui import normalize_message
 
@@ -347,8 +347,8 @@ def _readers(surface: Surface) -> list[dict[str, Any]]:
     upstream's output is valid.
     """
     model = surface.data_model
-    slots = model.get("l") if type(model) is dict else None
-    size = len(slots) if type(slots) is list else 0
+    slots = model.get("l") if isinstance(model, dict) else None
+    size = len(slots) if isinstance(slots, list) else 0
     context: dict[str, Any] = {f"i{i}": {"path": f"/l/{i}"} for i in range(size + 1)}
     context |= {"list": {"path": "/l"}, "o": {"path": "/o"}, "lit": [{"path": "/l/0"}, 1]}
     context |= {"deep": {"path": "/l/0/k"}}

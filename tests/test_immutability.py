@@ -9,14 +9,16 @@ and the final state must be byte-identical to those of a caller that touched not
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
+from carrier_cases import generate_case
 
 from a2ui_stream import Processor
-from a2ui_stream._tree.frozen import FrozenDict
+from a2ui_stream._wire.frozen import FrozenDict
 from a2ui_stream.testing import (
     activity_snapshot,
     create_surface,
@@ -24,6 +26,7 @@ from a2ui_stream.testing import (
     lifecycle,
     process,
     update_components,
+    update_data_model,
 )
 
 RECORDING = Path(__file__).resolve().parents[1] / "examples" / "recording.jsonl"
@@ -238,3 +241,106 @@ def test_two_processors_share_nothing_mutable() -> None:
     data = RECORDING.read_bytes()
     first, second = Processor().feed(data), Processor().feed(data)
     assert all(a.args is not b.args for a, b in zip(first, second, strict=True) if a.args)
+
+
+_ATOMS = (str, bytes, int, float, bool, type(None), type)
+
+
+def _reachable(root: Any) -> Iterator[tuple[str, Any]]:
+    """Every object reachable from ``root`` through fields, items and slots, with a path."""
+    seen: set[int] = set()
+    stack: list[tuple[str, Any]] = [("state", root)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, _ATOMS) or callable(node) or id(node) in seen:
+            continue
+        if type(node).__name__ == "_Tape":
+            continue  # a call's append-only text: what a state sees of it never changes
+        seen.add(id(node))
+        yield path, node
+        if isinstance(node, msgspec.Struct):
+            children: Iterable[tuple[Any, Any]] = (
+                (field, getattr(node, field)) for field in node.__struct_fields__
+            )
+        elif isinstance(node, Mapping):
+            children = [*((f"<key {k!r}>", k) for k in node), *node.items()]
+        elif isinstance(node, (list, tuple, frozenset, set)):
+            children = enumerate(node)
+        else:
+            slots = [name for cls in type(node).__mro__ for name in getattr(cls, "__slots__", ())]
+            children = [(name, getattr(node, name, None)) for name in slots]
+            children += list(getattr(node, "__dict__", {}).items())
+        stack.extend((f"{path}.{key}", child) for key, child in children)
+
+
+def _plain_containers(processor: Processor) -> list[str]:
+    return [
+        f"{path}: {type(node).__name__}"
+        for path, node in _reachable(processor.state)
+        if type(node) in (dict, list, set, bytearray)
+    ]
+
+
+def _delta_stream() -> bytes:
+    """Data written by path, whole, merged and patched; components patched and grown."""
+    ops = [
+        create_surface("d"),
+        update_components(
+            "d",
+            {"id": "root", "component": "Column", "children": ["t"]},
+            {"id": "t", "component": "Text", "text": {"path": "/rows/0/name"}},
+        ),
+        update_data_model("d", {"rows": [{"name": "a", "tags": ["x"]}], "meta": {"n": 1}}),
+        update_data_model("d", {"name": "b", "deep": [[{"k": [1]}]]}, path="/rows/1"),
+        update_data_model("d", ["y", {"z": []}], path="/rows/0/tags"),
+    ]
+    patch = [
+        {"op": "add", "path": "/a2ui_operations/-", "value": update_data_model("d", {"q": [1]})},
+        {"op": "replace", "path": "/a2ui_operations/2/updateDataModel/value/meta", "value": {}},
+        {"op": "copy", "from": "/a2ui_operations/2", "path": "/a2ui_operations/-"},
+    ]
+    return jsonl(
+        [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            activity_snapshot("m1", ops),
+            {
+                "type": "ACTIVITY_DELTA",
+                "messageId": "m1",
+                "activityType": "a2ui-surface",
+                "patch": patch,
+            },
+            lifecycle("m2", "building", extra={"nested": [{"a": [1]}]}),
+        ]
+    )
+
+
+def _carrier_streams() -> list[bytes]:
+    return [
+        jsonl([event for run in generate_case(seed)["runs"] for event in run["events"]])
+        for seed in range(12)
+    ]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [RECORDING.read_bytes(), _history_stream(), _delta_stream()],
+    ids=["recording", "history-and-lifecycle", "deltas-and-data"],
+)
+def test_no_plain_container_is_reachable_from_any_state(data: bytes) -> None:
+    """After every line, nothing reachable from the state is a dict or list that can change."""
+    processor = Processor()
+    for line in data.splitlines(keepends=True):
+        processor.feed(line)
+        assert _plain_containers(processor) == []
+    processor.close()
+    assert _plain_containers(processor) == []
+
+
+def test_no_plain_container_is_reachable_after_tool_carriers() -> None:
+    """Streamed render calls and tool results leave nothing changeable in the state either."""
+    for data in _carrier_streams():
+        processor = Processor()
+        for line in data.splitlines(keepends=True):
+            processor.feed(line)
+            assert _plain_containers(processor) == []
+        processor.close()

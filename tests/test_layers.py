@@ -188,10 +188,10 @@ class TestLayers:
 #: only those listed (the envelope opens a message, legacy rewrites v0.8 before it;
 #: ``codes`` and ``diagnostics`` import nothing of the package).
 WIRE_ORDER = {
-    "problems": {"codes", "diagnostics"},
-    "legacy": {"codes", "diagnostics", "problems"},
-    "envelope": {"codes", "diagnostics", "numbers", "problems"},
-    "a2ui": {"codes", "diagnostics", "problems", "legacy", "envelope"},
+    "problems": {"codes", "diagnostics", "frozen"},
+    "legacy": {"codes", "diagnostics", "frozen", "problems"},
+    "envelope": {"codes", "diagnostics", "frozen", "numbers", "problems"},
+    "a2ui": {"codes", "diagnostics", "frozen", "problems", "legacy", "envelope"},
 }
 
 

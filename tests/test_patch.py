@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from a2ui_stream._tree.depth import count_values
-from a2ui_stream._tree.frozen import extended, freeze
 from a2ui_stream._tree.patch import (
     PatchDepthError,
     PatchError,
@@ -23,6 +22,7 @@ from a2ui_stream._tree.patch import (
     replaced_paths,
 )
 from a2ui_stream._tree.pointer import escape_token
+from a2ui_stream._wire.frozen import extended, freeze
 
 DOC: dict[str, Any] = {"a": {"b": [1, 2, 3], "c": "x"}, "d": {"e": True}, "~/": 0}
 

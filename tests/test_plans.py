@@ -91,7 +91,7 @@ def _planned(converter: Converter, surface: Surface) -> tuple[Any, Any] | None:
 
 _NAMES = re.compile(
     r"[kabistcdel]\d+|it|r|st|log|mark|n0|w0|x|e|d|M|CAP|P|MISS|MISSING|LookupError|both|type|len"
-    r"|list|str|H|R_\w+|F|L|FZ"
+    r"|list|str|H|R_\w+|F|L|FZ|LISTS"
 )
 _ATTRIBUTES = frozenset(
     {"nodes", "work", "log", "island", "undo", "list_item", "append", "extend", "startswith"}

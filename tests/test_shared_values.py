@@ -19,8 +19,8 @@ from a2ui_stream import Processor
 from a2ui_stream._convert import rules
 from a2ui_stream._tree import depth
 from a2ui_stream._tree.depth import Exceeded, count_values, deeper_than, size_within
-from a2ui_stream._tree.frozen import freeze
 from a2ui_stream._tree.gaps import GAP, closed
+from a2ui_stream._wire.frozen import freeze
 
 if TYPE_CHECKING:
     from collections.abc import Callable

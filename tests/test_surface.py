@@ -22,6 +22,7 @@ from a2ui_stream._state.surface import (
 from a2ui_stream._tree.gaps import GAP
 from a2ui_stream._tree.patch import DataChange, apply_patch
 from a2ui_stream._wire.diagnostics import Diagnostic
+from a2ui_stream._wire.frozen import FrozenDict, freeze
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream.a2ui import (
     AgentFunctionResponse,
@@ -44,7 +45,8 @@ LIMITS = Limits()
 
 
 def comp(cid: str, text: str = "t") -> Component:
-    return Component(id=cid, component="Text", props={"id": cid, "component": "Text", "text": text})
+    props = freeze({"id": cid, "component": "Text", "text": text})  # stored frozen, as is
+    return Component(id=cid, component="Text", props=props)
 
 
 def run(
@@ -111,7 +113,7 @@ class TestCreateSurface:
 class TestUpdateComponents:
     def test_replaces_whole_by_id(self) -> None:
         """A component of the same id is replaced, not merged."""
-        new = Component(id="root", component="Column", props={"children": []})
+        new = Component(id="root", component="Column", props=freeze({"children": []}))
         surfaces = created(
             UpdateComponents(surface_id="s", components=(comp("root"), comp("a"))),
             UpdateComponents(surface_id="s", components=(new,)),
@@ -140,7 +142,7 @@ class TestUpdateComponents:
         )
         assert problems == ()
         stored = after["s"].components
-        assert type(stored) is (OrderedMap if count >= PERSISTENT_AT else dict)
+        assert type(stored) is (OrderedMap if count >= PERSISTENT_AT else FrozenDict)
         assert list(stored) == [c.id for c in listed]
         assert all(stored[c.id] is c for c in listed)
         assert before["s"].components == {}
@@ -436,7 +438,9 @@ class TestManyComponents:
             expected = {**components, **updates}
             assert list(stored.items()) == list(expected.items())
             assert type(stored) is (
-                OrderedMap if len(expected) >= PERSISTENT_AT or form is not components else dict
+                OrderedMap
+                if len(expected) >= PERSISTENT_AT or form is not components
+                else FrozenDict
             )
             assert form == components  # unchanged
 
@@ -621,7 +625,8 @@ class TestDataSizeEstimate:
             {"op": "replace", "path": "/items/3/name", "value": "a much longer name"},
             {"op": "replace", "path": "/title", "value": 12345},
         ]
-        patched = apply_patch(model, patch)
+        held = start["s"].data_model  # the frozen copy the state keeps, which a patch shares
+        patched = apply_patch(held, patch)
         write = UpdateDataModel(surface_id="s", path="", value=patched)
 
         def size_after(*known: DataChange) -> int:
@@ -631,11 +636,11 @@ class TestDataSizeEstimate:
             )
             return surfaces["s"].data_bytes
 
-        claim = DataChange(model, patched, (("items", "3", "name"), ("title",)))
+        claim = DataChange(held, patched, (("items", "3", "name"), ("title",)))
         true_size = len(msgspec.json.encode(patched))
         assert size_after(claim) == size_after() == true_size
         # The claim is taken as given: one naming only the title misses the name's growth.
-        partial = DataChange(model, patched, (("title",),))
+        partial = DataChange(held, patched, (("title",),))
         trusted = size_after(partial)
         assert trusted < true_size
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 import msgspec
 
 from a2ui_stream._tree.gaps import GAP
+from a2ui_stream._wire.frozen import DICTS, LISTS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -79,9 +80,9 @@ def walk(value: Any, segments: tuple[str, ...]) -> Any:
     """
     for segment in segments:
         kind = type(value)
-        if kind is dict:
+        if kind in DICTS:
             value = value.get(segment, MISSING)
-        elif kind is list:
+        elif kind in LISTS:
             index = _index(segment, len(value))
             if index < 0:
                 return MISSING
@@ -115,7 +116,7 @@ def template_of(children: dict[str, Any]) -> tuple[str, str] | None:
     ``{"componentId", "path"}`` (v0.9, v1.0), upstream's ``{"template": {"componentId",
     "path"}}``, and v0.8's ``{"template": {"componentId", "dataBinding"}}``.
     """
-    if len(children) == 1 and type(children.get("template")) is dict:
+    if len(children) == 1 and type(children.get("template")) in DICTS:
         inner = children["template"]
         path = inner.get("path", inner.get("dataBinding"))
         if len(inner) == 2 and type(inner.get("componentId")) is str and type(path) is str:
@@ -141,7 +142,7 @@ def field_name(props: Mapping[str, Any]) -> str | None:
     for key in ("text", "value", "binding"):
         if key in props:
             raw = props[key]
-            path = binding_of(raw) if type(raw) is dict else None
+            path = binding_of(raw) if type(raw) in DICTS else None
             if path is None or path in {"", "/"}:
                 return None
             name = path.rsplit("/", 1)[-1]

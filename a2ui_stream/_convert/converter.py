@@ -50,10 +50,10 @@ from a2ui_stream._convert.walk import (
     unknown_key,
 )
 from a2ui_stream._state.surface import ComponentChange, Surface
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList, extended
 from a2ui_stream._tree.patch import DataChange
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic
+from a2ui_stream._wire.frozen import LISTS, FrozenDict, FrozenList, extended
 from a2ui_stream._wire.limits import Limits
 
 if TYPE_CHECKING:
@@ -375,7 +375,7 @@ def _reread(
         if _same(value, now):
             continue
         templates = len(sited.get(segments, ()))
-        if count != templates or type(now) is not list or type(value) is not list:
+        if count != templates or type(now) not in LISTS or type(value) not in LISTS:
             return None  # read by more than its templates, or not a list's change
         cap = setup.max_items
         if len(now) < len(value) or len(value) <= cap < len(now):
@@ -664,8 +664,9 @@ def _appended(
     old, new = before.get(root_id), after.get(root_id)
     if old is None or new is None or element is None or old.component != new.component:
         return None
-    old_refs, new_refs = old.props.get("children"), new.props.get("children")
-    if type(old_refs) is not list or type(new_refs) is not list:
+    old_refs: Any = old.props.get("children")
+    new_refs: Any = new.props.get("children")
+    if type(old_refs) not in LISTS or type(new_refs) not in LISTS:
         return None
     size = len(old_refs)
     # A claim that the root only grew spares comparing its old references, one by one.

@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any, Final
 from a2ui_stream._convert import vocabulary as vocab
 from a2ui_stream._convert.bindings import MISSING, call_of, field_name
 from a2ui_stream._convert.rules import url_is_safe
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Severity
+from a2ui_stream._wire.frozen import CONTAINERS, DICTS, LISTS, FrozenDict, FrozenList
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -53,7 +53,6 @@ Handler = "Callable[[Context], dict[str, Any] | None]"
 _DEBUG: Final = Severity.DEBUG
 _WARNING: Final = Severity.WARNING
 #: The types a raw prop value is resolved for by a call (a scalar is its own value).
-_CONTAINERS: Final = frozenset({dict, list})
 _NUMBERS: Final = frozenset({int, float})
 
 #: What a media link's text escapes with a backslash, so it shows as the plain text it
@@ -177,7 +176,7 @@ def _text(ctx: Context) -> dict[str, Any] | None:
     """Text: Header for h1-h6, Caption for caption, Markdown otherwise."""
     value = ctx.value_first("text", "value")
     variant = ctx.props.get("variant")
-    if type(variant) in _CONTAINERS:  # bound; a scalar resolves to itself, without a call
+    if type(variant) in CONTAINERS:  # bound; a scalar resolves to itself, without a call
         variant = ctx.prop("variant")
     if type(variant) is str and len(variant) == 2 and variant[0] == "h" and variant[1] in "123456":
         return {"$type": "Header", "text": ctx.text(value, "text")}
@@ -311,7 +310,7 @@ def _button(ctx: Context) -> dict[str, Any] | None:
             ctx.invalid("buttonStyle", style)
     elif spec_style:
         variant = props.get("variant")
-        if type(variant) in _CONTAINERS:  # bound; a scalar resolves to itself
+        if type(variant) in CONTAINERS:  # bound; a scalar resolves to itself
             variant = ctx.prop("variant")
         style = vocab.BUTTON_STYLE_FROM_VARIANT.get(variant) if type(variant) is str else None
         if style is not None:
@@ -382,9 +381,9 @@ def _icon(ctx: Context) -> dict[str, Any] | None:
 def _tabs(ctx: Context) -> dict[str, Any] | None:
     """Tabs: a Col of Cards, one per tab, titled, holding the tab's child."""
     out = []
-    tabs = ctx.props.get("tabs")
-    for tab in tabs if type(tabs) is list else ():
-        if type(tab) is not dict or not ctx.reserve():
+    tabs: Any = ctx.props.get("tabs")
+    for tab in tabs if type(tabs) in LISTS else ():
+        if type(tab) not in DICTS or not ctx.reserve():
             continue
         card: dict[str, Any] = {"$type": "Card"}
         title = ctx.string(ctx.placed(tab.get("title", "")), "title")
@@ -411,16 +410,16 @@ def _modal(ctx: Context) -> dict[str, Any] | None:
 def _options(ctx: Context) -> list[dict[str, Any]]:
     """ChoicePicker options with a string value, labels as text; frozen."""
     options = []
-    raw = ctx.props.get("options")
-    for option in raw if type(raw) is list else ():
-        if type(option) is not dict:
+    raw: Any = ctx.props.get("options")
+    for option in raw if type(raw) in LISTS else ():
+        if type(option) not in DICTS:
             continue
         value = option.get("value")  # scalars, as most options' are, resolve to themselves
-        value = ctx.string(ctx.resolve(value) if type(value) in _CONTAINERS else value, "options")
+        value = ctx.string(ctx.resolve(value) if type(value) in CONTAINERS else value, "options")
         if value is None:
             continue
         label = option.get("label")
-        label = ctx.text(ctx.placed(label) if type(label) in _CONTAINERS else label, "label")
+        label = ctx.text(ctx.placed(label) if type(label) in CONTAINERS else label, "label")
         options.append(FrozenDict({"label": label, "value": value}))
     return FrozenList(options)
 
@@ -509,22 +508,22 @@ def _media(ctx: Context) -> dict[str, Any] | None:
 
 def _action(ctx: Context, raw: Any) -> dict[str, Any] | None:
     """A Button's ``$action``: a spec event, a function call, or upstream's form."""
-    if type(raw) is dict and len(raw) == 1:
+    if type(raw) in DICTS and len(raw) == 1:
         event = raw.get("event")
-        if type(event) is dict:  # the spec's form: nearly every Button's
+        if type(event) in DICTS:  # the spec's form: nearly every Button's
             name = event.get("name")
-            if type(name) is dict or type(name) is list:  # a scalar resolves to itself
+            if type(name) in DICTS or type(name) in LISTS:  # a scalar resolves to itself
                 name = ctx.resolve(name)
             return _event(ctx, name, event.get("context", MISSING))
         function = raw.get("functionCall")
-        if type(function) is dict:
+        if type(function) in DICTS:
             call = call_of(function)
             if call is not None:
                 name, raw_args = call
-                args = ctx.resolve(raw_args) if type(raw_args) is dict else {}
+                args = ctx.resolve(raw_args) if type(raw_args) in DICTS else {}
                 url = args.get("url")
                 if name == "openUrl" and (type(url) is not str or not url_is_safe(url)):
-                    pending = "url" not in args and type(raw_args) is dict and "url" in raw_args
+                    pending = "url" not in args and type(raw_args) in DICTS and "url" in raw_args
                     ctx.warn(
                         Code.CONVERT_UNSAFE_URL,
                         "openUrl action has no safe URL; the action was dropped.",
@@ -537,7 +536,7 @@ def _action(ctx: Context, raw: Any) -> dict[str, Any] | None:
     action = ctx.resolve(raw)
     if type(action) is str:
         return _event(ctx, action, MISSING)
-    if type(action) is dict and type(action.get("name")) is str:
+    if type(action) in DICTS and type(action.get("name")) is str:
         return _event(ctx, action["name"], raw.get("context", MISSING))
     ctx.warn(Code.CONVERT_ACTION_DROPPED, "Button action is not usable; it was dropped.")
     return None
@@ -558,11 +557,11 @@ def _event(ctx: Context, name: Any, context: Any) -> dict[str, Any] | None:
         "surfaceId": ctx.surface_id,
         "sourceComponentId": ctx.id,
     }
-    if type(context) is list:  # v0.8: [{key, value}]
+    if type(context) in LISTS:  # v0.8: [{key, value}]
         context = {
             entry["key"]: entry.get("value")
             for entry in context
-            if type(entry) is dict and type(entry.get("key")) is str
+            if type(entry) in DICTS and type(entry.get("key")) is str
         }
     if context is not MISSING:
         resolved = ctx.placed(context)

@@ -39,7 +39,7 @@ from a2ui_stream._convert.bindings import MISSING
 from a2ui_stream._convert.bindings import walk as walk_data
 from a2ui_stream._convert.record import Hole, Island, Read, Template, Uncompilable, record
 from a2ui_stream._convert.vocabulary import ELEMENT_TYPES
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList, freeze
+from a2ui_stream._wire.frozen import LISTS, FrozenDict, FrozenList, freeze
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -78,7 +78,7 @@ def _is_index(segment: str) -> bool:
 def _step(var: str, segment: str) -> str:
     """The expression reading one segment from ``var``: a subscript that may raise."""
     if _is_index(segment):  # an index reads a list only; a dict is the walk's case
-        return f"({var} if type({var}) is list else ())[{int(segment)}]"
+        return f"({var} if type({var}) in LISTS else ())[{int(segment)}]"
     return f"{var}[{segment!r}]"
 
 
@@ -314,7 +314,7 @@ class _Scope:
     def template(self, found: Template) -> str:
         """Write one template's expansion into the body; the name of its items' list."""
         items = self.fetch(found.read, value=self.scope.item)
-        self.reads.append(f"if type({items}) is not list: return None")
+        self.reads.append(f"if type({items}) not in LISTS: return None")
         function = self.source.items[id(found)] = self.source.scope(found.scope)
         item = found.scope
         inner = f"c{len(self.calls)}"
@@ -484,7 +484,7 @@ class Plan:
             template = self.templates[index]
             old = walk_data(before.data_model, template.segments)  # as a walk reads it
             new = walk_data(after.root, template.segments)
-            if type(new) is not list or type(old) is not list or len(new) != len(old):
+            if type(new) not in LISTS or type(old) not in LISTS or len(new) != len(old):
                 return None
             rebuilt = {}
             for position in positions:
@@ -565,6 +565,7 @@ class Plans:
             "F": FrozenDict,
             "L": FrozenList,
             "FZ": freeze,
+            "LISTS": LISTS,
             **{f"R_{name}": rule for name, rule in rules.RULES.items()},
         }
 

@@ -24,6 +24,7 @@ from a2ui_stream._convert.bindings import MISSING, call_of
 from a2ui_stream._convert.walk import ROOT_SCOPE, Walk
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.frozen import DICTS, LISTS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -258,7 +259,7 @@ class _Recorder:
     def _materialise(self, value: Any, *, holes: bool) -> Any:
         """:meth:`Context.resolve` without data: bindings become holes, when allowed."""
         kind = type(value)
-        if kind is dict:
+        if kind in DICTS:
             if len(value) == 1:
                 pointer = value.get("path")
                 if pointer is None:
@@ -270,7 +271,7 @@ class _Recorder:
             if call_of(value) is not None:
                 raise Uncompilable
             return {key: self._materialise(inner, holes=holes) for key, inner in value.items()}
-        if kind is list:
+        if kind in LISTS:
             return [self._materialise(inner, holes=holes) for inner in value]
         return value
 

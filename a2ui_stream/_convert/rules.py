@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from a2ui_stream._convert.bindings import MISSING
 from a2ui_stream._convert.functions import to_text
 from a2ui_stream._wire.codes import Code
+from a2ui_stream._wire.frozen import CONTAINERS, LISTS
 from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ def text(ctx: Warner, value: Any, key: str) -> str:
     if kind is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
         return string(ctx, str(value), key) or ""
     # An array or object is no text: not printed first (it may hold a million values).
-    printed = None if kind is list or kind is dict else to_text(value)
+    printed = None if kind in CONTAINERS else to_text(value)
     if printed is None:
         if value is not MISSING and value is not None:
             ctx.warn(Code.CONVERT_PROP_INVALID, f'Prop "{key}" is not text; it was left empty.')
@@ -162,7 +163,7 @@ def enum(ctx: Warner, value: Any, key: str, table: Mapping[str, str | None]) -> 
 
 def _selected(value: Any) -> list[Any]:
     """A choice's selection as a list: one string, a list, or nothing chosen."""
-    return [value] if type(value) is str else value if type(value) is list else []
+    return [value] if type(value) is str else value if type(value) in LISTS else []
 
 
 def chosen(_ctx: Warner, value: Any, _key: str, option: str) -> bool:

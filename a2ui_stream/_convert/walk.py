@@ -26,10 +26,10 @@ import msgspec
 from a2ui_stream._convert import rules
 from a2ui_stream._convert.bindings import MISSING, call_of, split_pointer, template_of, walk
 from a2ui_stream._convert.functions import FUNCTIONS
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList, freeze
 from a2ui_stream._tree.gaps import GAP, closed
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.frozen import CONTAINERS, DICTS, LISTS, FrozenDict, FrozenList, freeze
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -59,7 +59,6 @@ _MAX_CACHED_POINTERS: Final = 4096
 _DEBUG: Final = Severity.DEBUG
 _WARNING: Final = Severity.WARNING
 #: What a raw value resolves by a call: a scalar resolves to itself.
-_CONTAINERS: Final = frozenset({dict, list})
 
 Entry = tuple[str | None, Diagnostic]
 """One warning as logged: its once-per-conversion key (or ``None``) and the diagnostic."""
@@ -324,8 +323,8 @@ class Walk:
             self.warn(Code.CONVERT_COMPONENT_MISSING, f'A2UI component "{cid}" was not found.', cid)
             return None
         props = comp.props
-        children = props.get("children")
-        if type(children) is dict:
+        children: Any = props.get("children")
+        if type(children) in DICTS:
             template = template_of(children)
             if template is not None:
                 visited.add(cid)
@@ -356,7 +355,7 @@ class Walk:
         # The element: its handler's, then its ``children`` list's.
         element = handler(self.context(self, comp, depth, item, cid, props, self.max_string))
         if element is not None:
-            if type(children) is list and children:
+            if type(children) in LISTS and children:
                 out = self.refs(comp, children, depth + 1, item)
                 if out:  # after any single-child references the handler converted
                     first = element.get("children")
@@ -398,9 +397,9 @@ class Walk:
         component_id, pointer = template
         items = self.read(pointer, item)
         out: list[Any] = []
-        if type(items) is list:
+        if type(items) in LISTS:
             entries: Iterable[Any] = items
-        elif self.maps and type(items) is dict:
+        elif self.maps and type(items) in DICTS:
             entries = items.values()
         else:
             # Unresolved is the normal state while an agent streams components before data.
@@ -413,7 +412,7 @@ class Walk:
             )
             return FrozenDict({"$type": "ListView", "children": FrozenList()})
         cap = self.max_items
-        grows = item is ROOT_SCOPE and type(items) is list
+        grows = item is ROOT_SCOPE and type(items) in LISTS
         if len(items) > cap:
             self.warn(
                 Code.CONVERT_TEMPLATE_CAP,
@@ -480,7 +479,7 @@ class Walk:
             segments = self.setup.segments(pointer)
         if item is not ROOT_SCOPE:
             # One key of an object, as most item bindings are, read without the loop.
-            if len(segments) == 1 and type(item) is dict:
+            if len(segments) == 1 and type(item) in DICTS:
                 value = item.get(segments[0], MISSING)
             else:
                 value = walk(item, segments)
@@ -490,7 +489,7 @@ class Walk:
                 self.misses += 1
                 return MISSING
         root = self.root
-        if len(segments) == 1 and type(root) is dict:  # a top-level key, without the loop
+        if len(segments) == 1 and type(root) in DICTS:  # a top-level key, without the loop
             value = root.get(segments[0], MISSING)
             if value is GAP:
                 value = MISSING
@@ -563,7 +562,7 @@ class Context(msgspec.Struct, gc=False):
         """A prop's value with bindings and calls resolved; ``MISSING`` when absent."""
         value = self.props.get(key, MISSING)
         kind = type(value)
-        if kind is dict or kind is list:
+        if kind in CONTAINERS:
             return self.resolve(value)
         return value
 
@@ -571,24 +570,24 @@ class Context(msgspec.Struct, gc=False):
         """The first of two props whose value is defined (upstream's "first defined")."""
         value = self.props.get(key, MISSING)
         kind = type(value)
-        if kind is dict:
+        if kind in DICTS:
             # A ``{"path"}`` binding (nearly every bound text or URL) read without resolve.
             pointer = value.get("path") if len(value) == 1 else None
             if type(pointer) is str:
                 value = self.walk.read(pointer, self.item)
             else:
                 value = self.resolve(value)
-        elif kind is list:
+        elif kind in LISTS:
             value = self.resolve(value)
         if value is MISSING:
             value = self.props.get(fallback, MISSING)
             kind = type(value)
-            if kind is dict:
+            if kind in DICTS:
                 pointer = value.get("path") if len(value) == 1 else None
                 if type(pointer) is str:
                     return self.walk.read(pointer, self.item)
                 return self.resolve(value)
-            if kind is list:
+            if kind in LISTS:
                 return self.resolve(value)
         return value
 
@@ -606,7 +605,7 @@ class Context(msgspec.Struct, gc=False):
         million places, 21 lists) is made once a list, unless making it logged or read.
         """
         kind = type(value)
-        if kind is dict:
+        if kind in DICTS:
             if len(value) == 1:  # a binding, inline: nearly every dynamic value is one
                 pointer = value.get("path")
                 if pointer is None:
@@ -617,7 +616,7 @@ class Context(msgspec.Struct, gc=False):
                 call = call_of(value)
                 if call is not None:
                     return self.call(call[0], call[1])
-        elif kind is not list:
+        elif kind not in LISTS:
             return value
         walk = self.walk
         marks = None if done is None else (len(walk.log), len(walk.reads), walk.misses)
@@ -625,17 +624,17 @@ class Context(msgspec.Struct, gc=False):
             done = {}
         elif id(value) in done:
             return done[id(value)]
-        if kind is dict:
+        if kind in DICTS:
             out: Any = {}
             for key, raw in value.items():
-                resolved = self.resolve(raw, done) if type(raw) in _CONTAINERS else raw
+                resolved = self.resolve(raw, done) if type(raw) in CONTAINERS else raw
                 if resolved is not MISSING:
                     out[key] = resolved
         else:
             # A loop, not a comprehension: a frame per level, ``max_data_depth`` at most.
             out = []
             for raw in value:
-                resolved = self.resolve(raw, done) if type(raw) in _CONTAINERS else raw
+                resolved = self.resolve(raw, done) if type(raw) in CONTAINERS else raw
                 if resolved is not MISSING:
                     out.append(resolved)
         if marks is not None and marks == (len(walk.log), len(walk.reads), walk.misses):
@@ -659,7 +658,7 @@ class Context(msgspec.Struct, gc=False):
             self.unsupported(name)
             return MISSING
         misses = self.walk.misses
-        args = self.resolve(raw_args) if type(raw_args) is dict else {}
+        args = self.resolve(raw_args) if type(raw_args) in DICTS else {}
         try:
             return function(args, self)
         except (ValueError, TypeError, ArithmeticError) as exc:

@@ -21,14 +21,12 @@ is a value; :func:`advance` returns a new one.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
+import immutables
 import msgspec
 
 from a2ui_stream._wire.numbers import js_number
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
 __all__ = ["Scan", "Tail", "advance", "watch"]
 
@@ -44,6 +42,10 @@ _QUOTE, _COLON, _COMMA = ord('"'), ord(":"), ord(",")
 _CLOSE_BRACE, _CLOSE_BRACKET = ord("}"), ord("]")
 _BRACE = ord("{")
 _BRACKET = ord("[")
+#: What a scan has found before it finds anything: its findings are persistent maps,
+#: immutable values whose updates (one per first occurrence, or per item closed) cost
+#: a trie step.
+_NOTHING: immutables.Map[Any, Any] = immutables.Map()
 
 #: What a frame is to us: the root object, the top-level ``components`` array, the
 #: first top-level ``data`` object, an array member of that object, or anything else.
@@ -64,7 +66,10 @@ class _Tape:
 
     Shared between the successive states of a call: a state sees only its own
     length of it, and a state fed again after a later one was made copies first,
-    so every state keeps meaning what it meant (states are values).
+    so every state keeps meaning what it meant (states are values). It is the one
+    buffer in the state that grows in place, as the event log does: what a state
+    sees of it never changes, and a frozen copy per delta would make a call cost
+    the square of its length.
     """
 
     __slots__ = ("ends", "text", "version")
@@ -75,7 +80,9 @@ class _Tape:
         self.version = 0  # deltas appended: a state that saw fewer must copy
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Tape)  # what a state sees is compared by the state
+        # The whole text and ends, not only what a state sees: two states that see the
+        # same may then compare unequal, never the other way round.
+        return isinstance(other, _Tape) and self.text == other.text and self.ends == other.ends
 
     def __hash__(self) -> int:
         return 0
@@ -94,9 +101,9 @@ class Scan(msgspec.Struct, frozen=True, kw_only=True):
     tape: _Tape = msgspec.field(default_factory=_Tape)
     version: int = 0
     size: int = 0
-    counts: Mapping[bytes, int] = msgspec.field(default_factory=dict)
-    readable: Mapping[bytes, int] = msgspec.field(default_factory=dict)
-    items_closed: Mapping[bytes, int] = msgspec.field(default_factory=dict)
+    counts: immutables.Map[bytes, int] = _NOTHING
+    readable: immutables.Map[bytes, int] = _NOTHING
+    items_closed: immutables.Map[bytes, int] = _NOTHING
     pending: tuple[bytes, int, int] | None = None
     deep_kind: int = 0
     frames: tuple[_Frame, ...] = ()
@@ -106,11 +113,11 @@ class Scan(msgspec.Struct, frozen=True, kw_only=True):
     string_start: int = 0
     primitive: bool = False
     done: bool = False  # the root closed, or the text is not an object
-    starts: Mapping[bytes, tuple[int, int]] = msgspec.field(default_factory=dict)
-    strings: Mapping[bytes, str] = msgspec.field(default_factory=dict)
+    starts: immutables.Map[bytes, tuple[int, int]] = _NOTHING
+    strings: immutables.Map[bytes, str] = _NOTHING
     components_end: int | None = None
     data_end: int | None = None
-    data_starts: Mapping[bytes, tuple[int, int]] = msgspec.field(default_factory=dict)
+    data_starts: immutables.Map[bytes, tuple[int, int]] = _NOTHING
 
     def text(self, start: int, end: int) -> bytes:
         """The argument text between two offsets."""
@@ -250,13 +257,13 @@ class _Reading:
             self.frames[-1] = top._replace(expect="after")
             key = top.key or b""
             if top.role == _ROOT and key not in self.starts:
-                self.starts = {**self.starts, key: (offset, first)}
+                self.starts = self.starts.set(key, (offset, first))
                 if key == b"components" and first == _BRACKET:
                     return _COMPONENTS
                 if key == b"data" and first == _BRACE:
                     return _DATA
             elif top.role == _DATA and key not in self.data_starts:
-                self.data_starts = {**self.data_starts, key: (offset, first)}
+                self.data_starts = self.data_starts.set(key, (offset, first))
                 if first == _BRACKET:
                     return _ITEMS
         else:
@@ -293,7 +300,7 @@ class _Reading:
         elif frame.role == _DATA:
             self.data_end = end
         elif frame.role == _ITEMS and frame.key is not None:
-            self.items_closed = {**self.items_closed, frame.key: end}
+            self.items_closed = self.items_closed.set(frame.key, end)
         if not self.frames:
             self.done = True
             return
@@ -307,9 +314,9 @@ class _Reading:
             key = top.key
             self.tape.ends.setdefault(key, []).append(end)
             count = self.counts.get(key, 0) + 1
-            self.counts = {**self.counts, key: count}
+            self.counts = self.counts.set(key, count)
             if kind != _BRACKET:
-                self.readable = {**self.readable, key: count if kind == _BRACE else -1}
+                self.readable = self.readable.set(key, count if kind == _BRACE else -1)
 
     def _colon(self) -> None:
         if self.frames and not self.deep and self.frames[-1].expect == "colon":
@@ -349,7 +356,7 @@ class _Reading:
         except msgspec.DecodeError:
             return
         if isinstance(value, str) and key not in self.strings:
-            self.strings = {**self.strings, key: value}
+            self.strings = self.strings.set(key, value)
 
     def _primitive_start(self, offset: int) -> None:
         if not self.primitive and not self.deep and self.frames:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
+import immutables
 import msgspec
 from msgspec import UnsetType
 
@@ -36,6 +37,7 @@ from a2ui_stream._state.surface import ComponentChange, apply_operation, too_man
 from a2ui_stream._tree.depth import text_depth_bound
 from a2ui_stream._wire.a2ui import UpdateComponents, UpdateDataModel
 from a2ui_stream._wire.diagnostics import Diagnostic
+from a2ui_stream._wire.frozen import FrozenDict
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
     from a2ui_stream._convert.converter import Converter
     from a2ui_stream._engine.carriers import ToolConfig
     from a2ui_stream._engine.parts import Conversions
+    from a2ui_stream._state.stream import Surfaces
     from a2ui_stream._tree.patch import DataChange
     from a2ui_stream._wire.limits import Limits
 
@@ -57,6 +60,7 @@ Handled: TypeAlias = tuple[StreamState, tuple[PartDiff, ...], tuple[Diagnostic, 
 _replace = msgspec.structs.replace
 #: Operations whose values are walked for their depth, unless their text bounds it.
 _CHECKED_FOR_DEPTH = frozenset({UpdateComponents, UpdateDataModel})
+_NO_SURFACES: Surfaces = FrozenDict()
 
 
 class Context(NamedTuple):
@@ -125,9 +129,9 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
     if previous is not None:
         checkpoints, surfaces, written, upserts = restart(previous, shared)
     else:  # a new bucket: nothing to restart from, and no call to say so
-        checkpoints, surfaces, written, upserts = [], {}, {}, set()
+        checkpoints, surfaces, written, upserts = [], _NO_SURFACES, {}, set()
     start = checkpoints[-1][0] if checkpoints else 0
-    reference = previous.surfaces if previous is not None else {}
+    reference = previous.surfaces if previous is not None else _NO_SURFACES
     claims = list(known)
     first = start
     changed: list[ComponentChange] = []  # not list[...](): an alias call tries __orig_class__
@@ -189,7 +193,7 @@ def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing a
         content=document,
         content_nodes=nodes,
         content_bytes=content_bytes,
-        written=written,
+        written=immutables.Map(written),
         upserts=frozenset(upserts),
     )
     return place_bucket(

@@ -28,6 +28,7 @@ from a2ui_stream._state.stream import OPERATIONS_KEY
 from a2ui_stream._state.surface import ComponentChange, with_components
 from a2ui_stream._tree.pointer import PointerError, parse
 from a2ui_stream._wire.a2ui import UpdateComponents, plain_components
+from a2ui_stream._wire.frozen import DICTS, LISTS, FrozenDict, FrozenList, freeze
 from a2ui_stream._wire.numbers import js_number
 
 if TYPE_CHECKING:
@@ -89,8 +90,8 @@ def component_edits(content: Any, patch: Sequence[Any]) -> dict[int, Edit] | Non
         when some operation of the patch does anything else (replaces a list or an
         operation, inserts or removes an entry, moves or copies).
     """
-    operations = content.get(OPERATIONS_KEY) if type(content) is dict else None
-    if type(operations) is not list:
+    operations: Any = content.get(OPERATIONS_KEY) if type(content) in DICTS else None
+    if type(operations) not in LISTS:
         return None
     found: dict[int, tuple[set[int], int, int]] = {}
     other: set[tuple[int, int]] = set()  # (operation, entry) edited past appending children
@@ -231,9 +232,9 @@ def _position(token: str) -> int | None:
 
 
 def _length(operation: Any) -> int | None:
-    payload = operation.get(_KEY) if type(operation) is dict else None
-    items = payload.get(_COMPONENTS) if type(payload) is dict else None
-    return len(items) if type(items) is list else None
+    payload: Any = operation.get(_KEY) if type(operation) in DICTS else None
+    items: Any = payload.get(_COMPONENTS) if type(payload) in DICTS else None
+    return len(items) if type(items) in LISTS else None
 
 
 def is_upsert(operation: Operation, found: Sequence[Any]) -> bool:
@@ -285,9 +286,9 @@ def apply_edits(
         (``None`` when they did not); ``None`` when the edit cannot be applied so and
         the operation must be replayed.
     """
-    payload = new_document.get(_KEY) if type(new_document) is dict else None
-    old_payload = old_document.get(_KEY) if type(old_document) is dict else None
-    if type(payload) is not dict or type(old_payload) is not dict:
+    payload: Any = new_document.get(_KEY) if type(new_document) in DICTS else None
+    old_payload: Any = old_document.get(_KEY) if type(old_document) in DICTS else None
+    if type(payload) not in DICTS or type(old_payload) not in DICTS:
         return None
     surface_id = payload.get("surfaceId")
     if type(surface_id) is not str:
@@ -335,8 +336,10 @@ def _stored(
     if not updates:
         return after, None
     stored = with_components(current, updates)
-    surfaces = dict(after)
-    surfaces[surface.surface_id] = msgspec.structs.replace(surface, components=stored)
+    surfaces = FrozenDict(after)
+    dict.__setitem__(
+        surfaces, surface.surface_id, msgspec.structs.replace(surface, components=stored)
+    )
     changed = frozenset(updates)
     return surfaces, ComponentChange(current, stored, changed, changed.intersection(grown))
 
@@ -378,13 +381,14 @@ def edit_first(
     return index + 1, surfaces, [change]
 
 
-def content_of(bucket: Bucket) -> dict[str, Any]:
-    """Decode the operations a bucket was built from into a content document.
+def content_of(bucket: Bucket) -> FrozenDict:
+    """Decode the operations a bucket was built from into a content document, frozen.
 
     Needed once, when the first delta arrives for a bucket built from wire bytes;
     afterwards the bucket keeps the document and deltas cost what they change.
     """
-    return {OPERATIONS_KEY: [_document_of(key) for key in bucket.operation_keys]}
+    operations = FrozenList([freeze(_document_of(key)) for key in bucket.operation_keys])
+    return FrozenDict({OPERATIONS_KEY: operations})
 
 
 def _document_of(key: Any) -> Any:

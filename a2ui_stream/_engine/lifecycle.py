@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from a2ui_stream._state.stream import Lifecycle
-from a2ui_stream._tree.frozen import freeze
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.frozen import freeze
 
 __all__ = ["next_lifecycle"]
 

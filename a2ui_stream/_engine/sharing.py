@@ -28,6 +28,7 @@ from a2ui_stream._state.stream import OPERATIONS_KEY
 from a2ui_stream._tree.patch import DataChange, replaced_paths
 from a2ui_stream._tree.share import share, share_text
 from a2ui_stream._wire.a2ui import UpdateDataModel, decode_operation
+from a2ui_stream._wire.frozen import DICTS, LISTS, FrozenDict, freeze
 from a2ui_stream._wire.numbers import js_number
 from a2ui_stream._wire.writes import data_value_text, decode_data_write
 
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
 
     from a2ui_stream._state.stream import Bucket, Surfaces
-    from a2ui_stream._state.surface import Surface
     from a2ui_stream._wire.a2ui import Operation
     from a2ui_stream._wire.diagnostics import Diagnostic
 
@@ -63,6 +63,7 @@ _NOT_WRITTEN: tuple[Any, None, int] = (_ABSENT, None, 0)
 #: Consecutive snapshots past which a write that changes nearly every value (a live
 #: dashboard) is set against its last text only once per this many.
 _MAX_SKIPPED = 64
+_NO_SURFACES: Surfaces = FrozenDict()
 
 
 def _tries_sharing(misses: int) -> bool:
@@ -119,7 +120,7 @@ def shared_write(
             return None
     try:
         if not _tries_sharing(misses):
-            value = _VALUE.decode(new_text)
+            value = freeze(_VALUE.decode(new_text))
             return msgspec.structs.replace(operation, value=value), new_text, misses + 1
         value, paths = share_text(old_value, old_text, new_text, _VALUE.decode)
     except (msgspec.DecodeError, RecursionError):
@@ -179,7 +180,7 @@ def share_data(old: Surfaces, new: Surfaces, done: Collection[int] = ()) -> Surf
     Returns:
         ``new``, with each surface's data sharing its old data's equal parts.
     """
-    shared: dict[str, Surface] | None = None
+    shared: FrozenDict | None = None
     for surface_id, surface in new.items():
         before = old.get(surface_id)
         if before is None or before.data_model is surface.data_model:
@@ -188,8 +189,8 @@ def share_data(old: Surfaces, new: Surfaces, done: Collection[int] = ()) -> Surf
             continue
         data = share(before.data_model, surface.data_model)
         if data is not surface.data_model:
-            shared = shared if shared is not None else dict(new)
-            shared[surface_id] = msgspec.structs.replace(surface, data_model=data)
+            shared = shared if shared is not None else FrozenDict(new)
+            dict.__setitem__(shared, surface_id, msgspec.structs.replace(surface, data_model=data))
     return shared if shared is not None else new
 
 
@@ -235,16 +236,16 @@ def delta_changes(content: Any, patched: Any, patch: Sequence[Any]) -> tuple[Dat
 
 def _data_value(content: Any, index: str) -> Any:
     """The ``value`` of the ``updateDataModel`` operation at ``index``, or ``_ABSENT``."""
-    operations = content.get(OPERATIONS_KEY) if type(content) is dict else None
+    operations: Any = content.get(OPERATIONS_KEY) if type(content) in DICTS else None
     if (
-        type(operations) is not list
+        type(operations) not in LISTS
         or not (index.isdigit() and index.isascii())
         or int(index) >= len(operations)
     ):
         return _ABSENT
     operation = operations[int(index)]
-    write = operation.get(_DATA_WRITE) if type(operation) is dict else None
-    return write.get("value", _ABSENT) if type(write) is dict else _ABSENT
+    write: Any = operation.get(_DATA_WRITE) if type(operation) in DICTS else None
+    return write.get("value", _ABSENT) if type(write) in DICTS else _ABSENT
 
 
 #: Snapshots of real agents carry a handful of operations: keep the surfaces after
@@ -296,12 +297,12 @@ def restart(
     logarithmic in the operations instead of growing by one per snapshot.
     """
     if previous is None:
-        return [], {}, {}, set()
+        return [], _NO_SURFACES, {}, set()
     points = previous.checkpoints
     below = points[: bisect_right(points, shared, key=_count)]
     checkpoints = [point for point in below[:-1] if is_checkpoint(point[0], 0)]
     checkpoints.extend(below[-1:])
-    start, surfaces = checkpoints[-1] if checkpoints else (0, {})
+    start, surfaces = checkpoints[-1] if checkpoints else (0, _NO_SURFACES)
     if start >= len(previous.operation_keys):  # an append: everything before is kept
         return checkpoints, surfaces, dict(previous.written), set(previous.upserts)
     written = {index: value for index, value in previous.written.items() if index < start}

@@ -113,9 +113,7 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     content: JSON | UnsetType = UNSET
     content_nodes: int = 0
     content_bytes: bytes | None = None
-    written: Mapping[int, tuple[JSON, msgspec.Raw | None, int]] = msgspec.field(
-        default_factory=dict
-    )
+    written: Mapping[int, tuple[JSON, msgspec.Raw | None, int]] = msgspec.field(default=_NO_ENTRIES)
     upserts: frozenset[int] = frozenset()
 
 

@@ -28,15 +28,21 @@ Must not import: conversion, request or shell modules. Does no I/O, no logging.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeAlias
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from a2ui_stream._state.measure import (
+    MAX_REMEASURED,
+    changes_between,
+    encoded_size,
+    nests_past,
+    remeasured,
+)
 from a2ui_stream._state.persistent import OrderedMap
 from a2ui_stream._tree.depth import deeper_than
 from a2ui_stream._tree.gaps import count as count_gaps
-from a2ui_stream._tree.patch import DataChange, diff
 from a2ui_stream._tree.pointer import PointerError, get, parse, remove, write
 from a2ui_stream._wire.a2ui import (
     AgentFunctionResponse,
@@ -51,7 +57,11 @@ from a2ui_stream._wire.a2ui import (
 )
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.frozen import DICTS, FrozenDict, freeze
 from a2ui_stream._wire.limits import Limits
+
+if TYPE_CHECKING:
+    from a2ui_stream._tree.patch import DataChange
 
 __all__ = [
     "ComponentChange",
@@ -124,20 +134,21 @@ class ComponentChange(NamedTuple):
 _ENCODER = msgspec.json.Encoder()
 #: What a gap adds to the encoded model: ``null`` and a comma.
 _GAP_BYTES = 5
-#: Changed paths past which a new data model is encoded whole to measure it.
-_MAX_REMEASURED = 8
-_EMPTY: Mapping[str, Component] = {}
+_EMPTY: Mapping[str, Component] = FrozenDict()
 #: Components from which a surface keeps them in a persistent map. An update of the map
 #: costs about a microsecond an id at any size; copying a dict costs 0.3 µs at 150
 #: entries and 2.5 µs at 1,000, so below this a dict copied whole is cheaper, and above
 #: it a surface streamed one component at a time would copy all it holds at every
 #: delta (issue 12; ``bench_marginal.py append``).
 PERSISTENT_AT: Final = 512
-_NO_SURFACES: Surfaces = {}
+_NO_SURFACES: Surfaces = FrozenDict()
 
 
 class _Batch:
-    """The surfaces being changed by one call: copied on the first write, never before."""
+    """The surfaces being changed by one call: copied on the first write, never before.
+
+    The copy is frozen from the start, and filled only until :meth:`result` hands it out.
+    """
 
     __slots__ = ("base", "known", "nesting", "reference", "work")
 
@@ -152,7 +163,7 @@ class _Batch:
         self.reference = reference
         self.known = known
         self.nesting = nesting
-        self.work: dict[str, Surface] | None = None
+        self.work: FrozenDict | None = None
 
     def get(self, surface_id: str) -> Surface | None:
         return (self.base if self.work is None else self.work).get(surface_id)
@@ -164,15 +175,15 @@ class _Batch:
         if self.get(surface.surface_id) is surface:
             return
         if self.work is None:
-            self.work = dict(self.base)
-        self.work[surface.surface_id] = surface
+            self.work = FrozenDict(self.base)
+        dict.__setitem__(self.work, surface.surface_id, surface)
 
     def drop(self, surface_id: str) -> None:
         if self.get(surface_id) is None:
             return
         if self.work is None:
-            self.work = dict(self.base)
-        del self.work[surface_id]
+            self.work = FrozenDict(self.base)
+        dict.__delitem__(self.work, surface_id)
 
     def result(self) -> Surfaces:
         return self.base if self.work is None else self.work
@@ -199,79 +210,6 @@ def _room_for(batch: _Batch, surface_id: str, index: int, limits: Limits) -> Dia
         index,
         surface_id,
     )
-
-
-def _size(value: Any) -> int | None:
-    """Encoded JSON size of a value; ``None`` when it is not JSON."""
-    if value is UNSET:
-        return 0
-    try:
-        return len(_ENCODER.encode(value))
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
-def _changes(
-    old: Any, new: Any, known: Sequence[DataChange] = ()
-) -> list[tuple[str, tuple[str, ...]]] | None:
-    """Where ``new``, which replaces ``old``, differs from it: ``(op, tokens)`` pairs.
-
-    When ``new`` shares containers with ``old`` (an ``ACTIVITY_DELTA`` patches a copy of
-    the operation that wrote the model, a re-sent value is shared text against text),
-    only the changed subtrees need measuring, so the cost follows the change rather
-    than the model's size: where the change is ``known`` (read off the patch or the
-    texts) it is taken as it is, otherwise found by a diff. ``None`` when ``new``
-    shares nothing with ``old`` and must be measured whole.
-    """
-    for change in known:
-        if change.before is old and change.after is new:
-            return [("replace", p) for p in change.paths]
-    if not _shares(old, new):
-        return None
-    return [(change["op"], parse(change["path"])) for change in diff(old, new)]
-
-
-def _nests_past(value: Any, room: int, changes: list[tuple[str, tuple[str, ...]]] | None) -> bool:
-    """Whether ``value`` nests deeper than ``room``, walking only the ``changes`` if known.
-
-    The rest of ``value`` is shared with a model the state already held, which was
-    within the limit when it was written.
-    """
-    if changes is None:
-        return deeper_than(value, room)
-    return any(
-        op != "remove" and deeper_than(get(value, tokens), room - len(tokens))
-        for op, tokens in changes
-    )
-
-
-def _remeasured(
-    old: Any, new: Any, old_size: int, changes: Iterable[tuple[str, tuple[str, ...]]]
-) -> int | None:
-    """``old_size`` adjusted by the subtrees each ``(op, tokens)`` change removed or added."""
-    estimate = old_size
-    for op, tokens in changes:
-        name = len(tokens[-1]) + 4 if tokens else 0  # quotes, colon and comma of a key
-        if op != "add":
-            gone = _size(get(old, tokens))
-            if gone is None:
-                return _size(new)
-            estimate -= gone + (name if op == "remove" else 0)
-        if op != "remove":
-            added = _size(get(new, tokens))
-            if added is None:
-                return None
-            estimate += added + (name if op == "add" else 0)
-    return max(estimate, 0)
-
-
-def _shares(old: Any, new: Any) -> bool:
-    """Whether two containers hold any child in common (by identity)."""
-    if type(old) is dict and type(new) is dict:
-        return any(old.get(key) is value for key, value in new.items())
-    if type(old) is list and type(new) is list:
-        return any(a is b for a, b in zip(old, new, strict=False))
-    return False
 
 
 def _write(
@@ -302,27 +240,28 @@ def _write(
         return _too_deep(f"writes through a path of {len(tokens)} segments", index, sid, limits)
     shallow = nesting is not None and nesting <= room
     doc = surface.data_model
-    old = get(doc, tokens) if tokens else doc
-    if merge and type(value) is dict:
-        value = {**old, **value} if type(old) is dict else value
+    old: Any = get(doc, tokens) if tokens else doc
+    value = freeze(value)  # kept in the state; a decoded value is frozen already
+    if merge and isinstance(value, dict):
+        value = FrozenDict({**old, **value}) if type(old) in DICTS else value
     old_size: int | None
     new_size: int | None
     if not tokens:
         # The whole model: its old size is already known, and a value that shares most
         # of the old model (a patched copy) is measured by what changed.
         base = reference if reference is not None else surface
-        changes = _changes(base.data_model, value, known)
-        if not shallow and _nests_past(value, room, changes):
+        changes = changes_between(base.data_model, value, known)
+        if not shallow and nests_past(value, room, changes):
             return _too_deep("would nest its value too deeply", index, sid, limits)
         old_size = surface.data_bytes
-        if changes is None or len(changes) > _MAX_REMEASURED:
-            new_size = _size(value)  # measuring many changes costs more than encoding it all
+        if changes is None or len(changes) > MAX_REMEASURED:
+            new_size = encoded_size(value)  # measuring many changes costs more than encoding it all
         else:
-            new_size = _remeasured(base.data_model, value, base.data_bytes, changes)
+            new_size = remeasured(base.data_model, value, base.data_bytes, changes)
     else:
         if not shallow and deeper_than(value, room):
             return _too_deep("would nest its value too deeply", index, sid, limits)
-        old_size, new_size = _size(old), _size(value)
+        old_size, new_size = encoded_size(old), encoded_size(value)
     if old_size is None or new_size is None:
         return _problem(
             Code.OP_MALFORMED,
@@ -427,15 +366,21 @@ def with_components(
 ) -> Mapping[str, Component]:
     """``components`` with ``updates`` stored over them, new ids last, in their order.
 
-    Returns a new mapping and leaves ``components`` as it was: a dict while the result
-    is small, an :class:`~a2ui_stream._state.persistent.OrderedMap` from
+    Returns a new mapping and leaves ``components`` as it was: a frozen dict while the
+    result is small, an :class:`~a2ui_stream._state.persistent.OrderedMap` from
     :data:`PERSISTENT_AT` entries on, so that an update costs what it changes.
     """
+    # Stored, so frozen; each component once, as it is stored, and not again when an
+    # equal one is re-sent (the caller keeps the stored one).
+    for cid, component in updates.items():
+        if type(component.props) is dict:
+            updates[cid] = Component(cid, component.component, freeze(component.props))
     if type(components) is OrderedMap:
         for cid, component in updates.items():
             components = components.set(cid, component)
         return components
-    merged = {**components, **updates}
+    merged = FrozenDict(components)
+    dict.update(merged, updates)
     return OrderedMap(merged) if len(merged) >= PERSISTENT_AT else merged
 
 

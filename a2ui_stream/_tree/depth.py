@@ -27,7 +27,7 @@ import sys
 from itertools import chain
 from typing import Any, Final
 
-from a2ui_stream._tree.frozen import FrozenDict, FrozenList
+from a2ui_stream._wire.frozen import CONTAINERS, DICTS, LISTS
 
 __all__ = ["Exceeded", "count_values", "deeper_than", "size_within", "text_depth_bound"]
 
@@ -98,12 +98,8 @@ _SQUARE: Final = bytes.maketrans(b"{}", b"[]")
 
 #: Levels walked by recursion before the level-at-a-time walk takes over.
 _RECURSION = 16
-#: The container types of a JSON value in the state: plain, as decoded, and frozen, as
-#: a lifecycle's content is kept (a patch of it copies frozen subtrees). Exact types,
-#: not ``isinstance``: a check per value, at C speed.
-_DICTS: frozenset[type] = frozenset((dict, FrozenDict))
-_LISTS: frozenset[type] = frozenset((list, FrozenList))
-_CONTAINERS = _DICTS | _LISTS
+# The container types of a JSON value, plain and frozen; exact types, a check per value.
+_DICTS, _LISTS, _CONTAINERS = DICTS, LISTS, CONTAINERS
 
 
 #: Containers the recursive walk of :func:`deeper_than` visits before it gives up.

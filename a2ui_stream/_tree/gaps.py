@@ -27,6 +27,8 @@ import enum
 from operator import is_
 from typing import Any, Final
 
+from a2ui_stream._wire.frozen import CONTAINERS, DICTS, LISTS, FrozenDict, FrozenList
+
 __all__ = ["GAP", "closed", "count"]
 
 
@@ -77,13 +79,13 @@ def closed(value: Any, _done: dict[int, Any] | None = None) -> Any:
         if len(items) == len(value) and all(map(is_, items, value)):
             made: Any = value
         else:
-            made = items if type(value) is list else type(value)(items)
+            made = items if type(value) is list else FrozenList(items)
     else:
         members = {key: closed(item, done) for key, item in value.items()}
         if all(members[key] is item for key, item in value.items()):
             made = value
         else:
-            made = members if type(value) is dict else type(value)(members)
+            made = members if type(value) is dict else FrozenDict(members)
     done[id(value)] = made
     return made
 
@@ -100,11 +102,8 @@ def count(value: Any) -> int:
     if value is GAP:
         return 1
     kind = type(value)
-    if kind is list:
-        return sum(count(item) for item in value if type(item) in _NESTS or item is GAP)
-    if kind is dict:
-        return sum(count(item) for item in value.values() if type(item) in _NESTS)
+    if kind in LISTS:
+        return sum(count(item) for item in value if type(item) in CONTAINERS or item is GAP)
+    if kind in DICTS:
+        return sum(count(item) for item in value.values() if type(item) in CONTAINERS)
     return 0
-
-
-_NESTS: Final = frozenset({list, dict})

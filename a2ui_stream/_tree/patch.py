@@ -1,11 +1,12 @@
 """JSON values as immutable trees: RFC 6902 patches both ways.
 
-Owns ``apply_patch`` for ``ACTIVITY_DELTA`` events and ``diff`` for part updates sent
-as patches. Values are plain JSON (dicts, lists, scalars) treated as immutable:
-applying copies only the containers along each changed path, so unchanged subtrees
-keep their identity; ``diff`` skips any pair of subtrees that are the same object,
-which makes it cost what changed rather than what exists. Giving a value decoded afresh
-the identity of the equal parts of the previous one is ``_tree.share``'s.
+Owns ``apply_patch`` for ``ACTIVITY_DELTA`` events and ``diff`` for part updates sent as
+patches. Values are JSON (dicts, lists, scalars) never changed in place: applying copies
+only the containers along each changed path, so unchanged subtrees keep their identity,
+and the copies and the values written are frozen, as the state keeps them; ``diff``
+skips any pair of subtrees that are the same object, which makes it cost what changed
+rather than what exists. Giving a value decoded afresh the identity of the equal parts
+of the previous one is ``_tree.share``'s.
 
 Shared identity has a cost of its own: a ``copy`` of a value into itself doubles the
 document written out while adding one reference, so 24 copies make 16 million values
@@ -26,8 +27,8 @@ from operator import is_not
 from typing import Any, NamedTuple, TypeAlias
 
 from a2ui_stream._tree.depth import Exceeded, deeper_than, size_within
-from a2ui_stream._tree.frozen import grown_from
 from a2ui_stream._tree.pointer import PointerError, escape_token, parse, parse_pointer
+from a2ui_stream._wire.frozen import DICTS, FrozenDict, FrozenList, fill, freeze, grown_from
 
 __all__ = [
     "DataChange",
@@ -100,7 +101,8 @@ def apply_patch(document: JSON, patch: Sequence[Any], *, max_depth: int | None =
             ever deeper.
 
     Returns:
-        The patched document, sharing every untouched subtree with ``document``.
+        The patched document, sharing every untouched subtree with ``document``; the
+        containers it copied and the values it wrote are frozen.
 
     Raises:
         PatchDepthError: an ``add``, ``replace``, ``copy`` or ``move`` would nest deeper
@@ -153,7 +155,7 @@ def _apply(document: JSON, patch: Sequence[Any], bounds: _Bounds) -> JSON:
         raise PatchError(0, "a patch must be an array of operations")
     last = len(patch) - 1
     for index, operation in enumerate(patch):
-        if type(operation) is not dict and not isinstance(operation, Mapping):  # ABCs cost
+        if type(operation) not in DICTS and not isinstance(operation, Mapping):  # ABCs cost
             raise PatchError(index, "an operation must be an object")
         name = operation.get("op")
         handler = _OPERATIONS.get(name) if isinstance(name, str) else None
@@ -196,7 +198,7 @@ def replaced_paths(patch: Sequence[Any]) -> tuple[tuple[str, ...], ...] | None:
         return None
     tokens: list[tuple[str, ...]] = []
     for operation in patch:
-        mapping = type(operation) is dict or isinstance(operation, Mapping)  # ABCs cost
+        mapping = type(operation) in DICTS or isinstance(operation, Mapping)  # ABCs cost
         name = operation.get("op") if mapping else None
         if name == "test":
             continue
@@ -255,11 +257,15 @@ class _Bounds:
         self.more = True
 
     def own(self, container: Any) -> Any:
-        """``container`` to change: itself when this patch made it, else its copy."""
+        """``container`` to change: itself when this patch made it, else its frozen copy.
+
+        The copy is filled through the base type's methods until the patch ends; no
+        one else holds it before then.
+        """
         fresh = self.fresh
         if fresh and id(container) in fresh:
             return container
-        copy = dict(container) if isinstance(container, dict) else list(container)
+        copy = FrozenDict(container) if isinstance(container, dict) else FrozenList(container)
         if self.more:  # only a later operation of this patch can find it
             fresh[id(copy)] = copy  # held, so that its id names no other container
         return copy
@@ -326,7 +332,7 @@ def _tokens(operation: Mapping[str, Any], key: str) -> list[str]:
 def _value(operation: Mapping[str, Any]) -> JSON:
     if "value" not in operation:
         raise _OperationError("'value' is required")
-    return operation["value"]
+    return freeze(operation["value"])  # kept in the document: frozen, once
 
 
 def _array_index(container: list[Any], token: str, *, allow_end: bool) -> int:
@@ -387,7 +393,7 @@ def _edit(
     written = change(node, tokens[-1])
     for parent, key in reversed(parents):
         container = own(parent)
-        container[key] = written  # an int key goes with a list
+        fill(container, key, written)  # an int key goes with a list
         written = container
     return written
 
@@ -401,13 +407,13 @@ def _add_to(
                 bounds.release(parent[token])
             bounds.admit(tokens, value, counted=counted)
             copy = bounds.own(parent)
-            copy[token] = value
+            dict.__setitem__(copy, token, value)
             return copy
         if isinstance(parent, list):
             index = _array_index(parent, token, allow_end=True)
             bounds.admit(tokens, value, counted=counted)
             items = bounds.own(parent)  # one copy, then a move of the items after ``index``
-            items.insert(index, value)
+            list.insert(items, index, value)
             return items
         raise _OperationError(f"cannot add a member to a {type(parent).__name__}")
 
@@ -422,14 +428,14 @@ def _replace_in(value: JSON, tokens: Sequence[str], bounds: _Bounds) -> Callable
             bounds.release(parent[token])
             bounds.admit(tokens, value)
             copy = bounds.own(parent)
-            copy[token] = value
+            dict.__setitem__(copy, token, value)
             return copy
         if isinstance(parent, list):
             index = _array_index(parent, token, allow_end=False)
             bounds.release(parent[index])
             bounds.admit(tokens, value)
             items = bounds.own(parent)
-            items[index] = value
+            list.__setitem__(items, index, value)
             return items
         raise _OperationError(f"cannot replace inside a {type(parent).__name__}")
 
@@ -445,12 +451,12 @@ def _remove_from(bounds: _Bounds | None) -> Callable[[JSON, str], JSON]:
                 raise _OperationError(f"member {token!r} does not exist")
             if bounds is not None:
                 bounds.release(parent[token])
-            return {key: item for key, item in parent.items() if key != token}
+            return FrozenDict({key: item for key, item in parent.items() if key != token})
         if isinstance(parent, list):
             index = _array_index(parent, token, allow_end=False)
             if bounds is not None:
                 bounds.release(parent[index])
-            return [*parent[:index], *parent[index + 1 :]]
+            return FrozenList([*parent[:index], *parent[index + 1 :]])
         raise _OperationError(f"cannot remove from a {type(parent).__name__}")
 
     return change

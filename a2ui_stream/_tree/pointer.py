@@ -2,9 +2,10 @@
 
 Owns parsing pointers and the copy-on-write get/set/delete/merge the surface state
 uses for ``updateDataModel``. Every write returns a new tree that shares every
-untouched subtree with the old one (so an ``is`` check finds what did not change);
-nothing is ever mutated. Missing values are ``msgspec.UNSET``, the same "absent"
-the rest of the package uses, so absent and ``null`` stay apart.
+untouched subtree with the old one (so an ``is`` check finds what did not change),
+the containers it copied on the way frozen; nothing is ever mutated. Missing values
+are ``msgspec.UNSET``, the same "absent" the rest of the package uses, so absent and
+``null`` stay apart.
 
 Write rules beyond RFC 6901 (A2UI v0.9 spec, reference a2ui-protocol §1.1; assistant-ui
 reducer, reference assistant-ui-converter §1e): missing parents are created (``[]``
@@ -23,7 +24,7 @@ as an independent reader to check ours against.
 
 Bad pointers raise :class:`PointerError`, which the surface module turns into a
 diagnostic in one place; it never leaves the core. Imports only
-:mod:`~a2ui_stream._tree.gaps` from the package; does no I/O, no logging.
+:mod:`~a2ui_stream._tree.gaps` and the frozen types from the package; does no I/O, no logging.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec import UNSET, UnsetType
 
 from a2ui_stream._tree.gaps import GAP
+from a2ui_stream._wire.frozen import DICTS, LISTS, FrozenDict, FrozenList, fill
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -138,9 +140,9 @@ def get(doc: Any, tokens: tuple[str, ...]) -> Any | UnsetType:
     """
     node = doc
     for token in tokens:
-        if type(node) is dict:
+        if type(node) in DICTS:
             node = node.get(token, UNSET)
-        elif type(node) is list:
+        elif type(node) in LISTS:
             position = _index(token)
             if position is None or position >= len(node):
                 return UNSET
@@ -173,12 +175,13 @@ def write(doc: Any, tokens: tuple[str, ...], value: Any) -> tuple[Any, int]:
     Args:
         doc: the JSON tree (``UNSET`` for no document).
         tokens: the parsed pointer; empty replaces the whole document.
-        value: the value to store (shared, not copied).
+        value: the value to store (shared, not copied: frozen, if the tree must be).
 
     Returns:
-        The new tree, and the number of list slots it skipped (each now a gap) less
-        the gaps it wrote through (each now a container). The slot written is not
-        counted: it held the value :func:`get` gives, gap or not.
+        The new tree, its copied containers frozen, and the number of list slots
+        it skipped (each now a gap) less the gaps it wrote through (each now a
+        container). The slot written is not counted: it held the value :func:`get`
+        gives, gap or not.
 
     Raises:
         PointerError: a token that is not an index (nor ``-``) meets an array, or an
@@ -191,39 +194,39 @@ def write(doc: Any, tokens: tuple[str, ...], value: Any) -> tuple[Any, int]:
     # way is replaced by {}, upstream's rule, reference assistant-ui-converter §1e);
     # then up, linking each copy to the one below it. A loop, not recursion: a path's
     # length is the input's.
-    copies: list[tuple[list[Any] | dict[str, Any], int | str]] = []
+    copies: list[tuple[FrozenList | FrozenDict, int | str]] = []
     opened = 0
     node = doc
     for token in tokens:
-        if type(node) is not list and type(node) is not dict:
+        if type(node) not in LISTS and type(node) not in DICTS:
             if node is GAP:
                 opened -= 1
             missing = node is UNSET or node is None or node is GAP
             node = [] if missing and _takes_index(token) else {}
-        if type(node) is list:
+        if type(node) in LISTS:
             found = len(node) if token == _APPEND else _index(token)
             if found is None:
                 raise PointerError(f"token {token!r} is not an array index")
             if found - len(node) > MAX_ARRAY_GAP:
                 raise PointerError(f"index {found} is too far past the array's end")
-            items = list(node)
+            items = FrozenList(node)  # not yet shared: filled here and on the way up
             if found >= len(items):
                 skipped = found - len(items)
                 if skipped:
-                    items.extend([GAP] * skipped)
+                    list.extend(items, [GAP] * skipped)
                     opened += skipped
-                items.append(UNSET)  # the slot written, filled on the way up
+                list.append(items, UNSET)  # the slot written
                 node = UNSET
             else:
                 node = items[found]
             copies.append((items, found))
         else:
-            members = dict(node)
+            members = FrozenDict(node)
             node = members.get(token, UNSET)
             copies.append((members, token))
     written = value
     for container, key in reversed(copies):
-        container[key] = written  # an int key goes with a list
+        fill(container, key, written)  # an int key goes with a list
         written = container
     return written, opened
 
@@ -258,7 +261,8 @@ def remove(doc: Any, tokens: tuple[str, ...]) -> tuple[Any | UnsetType, int]:
         tokens: the parsed pointer; empty deletes the whole document.
 
     Returns:
-        The new tree (``UNSET`` when the whole document was deleted), and 1 when an
+        The new tree (``UNSET`` when the whole document was deleted), its copied
+        containers frozen, and 1 when an
         array element became a gap, else 0.
     """
     if not tokens:
@@ -268,9 +272,9 @@ def remove(doc: Any, tokens: tuple[str, ...]) -> tuple[Any | UnsetType, int]:
     node = doc
     for token in tokens:
         key: int | str | None
-        if type(node) is dict:
+        if type(node) in DICTS:
             key = token if token in node else None
-        elif type(node) is list:
+        elif type(node) in LISTS:
             key = _index(token)
             if key is not None and (key >= len(node) or node[key] is GAP):
                 key = None
@@ -281,16 +285,16 @@ def remove(doc: Any, tokens: tuple[str, ...]) -> tuple[Any | UnsetType, int]:
         path.append((node, key))
         node = node[key]
     parent, key = path.pop()
-    if type(parent) is dict:
-        written: Any = {name: item for name, item in parent.items() if name != key}
+    if type(parent) in DICTS:
+        written: Any = FrozenDict({name: item for name, item in parent.items() if name != key})
     else:
-        written = list(parent)
-        written[key] = GAP
+        written = FrozenList(parent)
+        fill(written, key, GAP)
     for container, step in reversed(path):
-        copy = dict(container) if type(container) is dict else list(container)
-        copy[step] = written
+        copy = FrozenDict(container) if type(container) in DICTS else FrozenList(container)
+        fill(copy, step, written)
         written = copy
-    return written, 0 if type(parent) is dict else 1
+    return written, 0 if type(parent) in DICTS else 1
 
 
 def merge_value(doc: Any, tokens: tuple[str, ...], values: Mapping[str, Any]) -> Any:
@@ -310,6 +314,6 @@ def merge_value(doc: Any, tokens: tuple[str, ...], values: Mapping[str, Any]) ->
     Raises:
         PointerError: as :func:`set_value`, for the path to the target.
     """
-    target = get(doc, tokens)
-    merged = {**target, **values} if type(target) is dict else dict(values)
+    target: Any = get(doc, tokens)
+    merged = FrozenDict({**target, **values} if type(target) in DICTS else values)
     return set_value(doc, tokens, merged)

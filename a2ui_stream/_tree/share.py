@@ -6,7 +6,7 @@ models, decoded into new objects even where nothing changed; once the unchanged 
 are the previous objects again, every later stage (diffs, conversion, caches) can tell
 them with an ``is`` and skip them.
 
-Imports nothing from the package; does no I/O.
+Imports only the frozen types from the package; does no I/O.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from operator import ne
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import msgspec
+
+from a2ui_stream._wire.frozen import DICTS, LISTS, FrozenDict, FrozenList, freeze
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -42,13 +44,11 @@ def share(old: JSON, new: JSON) -> JSON:
 
     Returns:
         A value equal (as JSON) to ``new``; ``old`` itself when they are equal, otherwise
-        new containers holding ``old``'s equal subtrees.
+        new containers holding ``old``'s equal subtrees, frozen where ``new``'s were.
     """
     if old is new:
         return old
-    if type(old) is not type(new):
-        return new
-    if isinstance(new, dict):
+    if type(new) in DICTS and type(old) in DICTS:
         if old == new and _ENCODE(old) == _ENCODE(new):
             return old
         shared_dict: dict[str, Any] | None = None
@@ -58,10 +58,11 @@ def share(old: JSON, new: JSON) -> JSON:
                 continue
             kept = share(before, value)
             if kept is not value:
-                shared_dict = shared_dict if shared_dict is not None else dict(new)
-                shared_dict[key] = kept
+                if shared_dict is None:
+                    shared_dict = dict(new) if type(new) is dict else FrozenDict(new)
+                dict.__setitem__(shared_dict, key, kept)
         return shared_dict if shared_dict is not None else new
-    if isinstance(new, list):
+    if type(new) in LISTS and type(old) in LISTS:
         if old == new and _ENCODE(old) == _ENCODE(new):
             return old
         shared_list: list[Any] | None = None
@@ -70,8 +71,9 @@ def share(old: JSON, new: JSON) -> JSON:
                 continue
             kept = share(before, value)
             if kept is not value:
-                shared_list = shared_list if shared_list is not None else list(new)
-                shared_list[index] = kept
+                if shared_list is None:
+                    shared_list = list(new) if type(new) is list else FrozenList(new)
+                list.__setitem__(shared_list, index, kept)
         return shared_list if shared_list is not None else new
     return new
 
@@ -106,8 +108,8 @@ def share_text(
         decode: decodes one JSON text as ``old``'s was decoded.
 
     Returns:
-        The new value, holding ``old``'s subtrees wherever their texts are the same;
-        and the paths (as reference tokens) where the texts differ, or ``None`` past
+        The new value, frozen, holding ``old``'s subtrees wherever their texts are the
+        same; and the paths (as reference tokens) where the texts differ, or ``None`` past
         :data:`_MAX_TEXT_PATHS` of them. Equal values written differently (``1.0`` and
         ``1``, other spacing) count as changed, which only costs sharing. Past that many
         changes the value is decoded whole: when nearly every value changed (a live
@@ -120,7 +122,7 @@ def share_text(
     try:
         shared = sharing.value(old, old_text, new_text, ())
     except _TooManyChanges:
-        return decode(new_text), None
+        return freeze(decode(new_text)), None
     paths = sharing.paths
     return shared, tuple(paths) if len(paths) <= _MAX_TEXT_PATHS else None
 
@@ -147,9 +149,9 @@ class _TextSharing:
             return old
         kind = type(old)
         lead = memoryview(new_text)[0]  # a value's text starts at its first byte
-        if kind is dict and lead == _OBJECT_START:
+        if kind in DICTS and lead == _OBJECT_START:
             return self.members(old, old_text, new_text, path)
-        if kind is list and lead == _ARRAY_START:
+        if kind in LISTS and lead == _ARRAY_START:
             return self.items(old, old_text, new_text, path)
         return self.changed(new_text, path)
 
@@ -157,7 +159,11 @@ class _TextSharing:
         self.paths.append(path)
         if len(self.paths) > _MAX_TEXT_PATHS:
             raise _TooManyChanges
-        return self.decode(new_text)
+        return self.fresh(new_text)
+
+    def fresh(self, text: _Text) -> JSON:
+        """A new part decoded, and frozen as the rest of the value is."""
+        return freeze(self.decode(text))
 
     def members(
         self, old: dict[str, JSON], old_text: _Text, new_text: _Text, path: tuple[str, ...]
@@ -167,20 +173,23 @@ class _TextSharing:
             return self.changed(new_text, path)  # the old text does not hold the old value
         keys = list(new_parts)
         if keys == list(old):  # the common case: the same members, found changed in C
-            out = dict(old)
+            out = FrozenDict(old)
             changed = compress(keys, map(ne, old_parts.values(), new_parts.values()))
         else:
             common = [key for key in keys if key in old]
             if common != [key for key in old if key in new_parts]:
                 return self.changed(new_text, path)  # members moved: order is part of the value
-            decode = self.decode
-            out = {key: old[key] if key in old else decode(new_parts[key]) for key in keys}
+            fresh = self.fresh
+            out = FrozenDict(
+                {key: old[key] if key in old else fresh(new_parts[key]) for key in keys}
+            )
             self.paths.extend((*path, key) for key in sorted(old.keys() ^ new_parts.keys()))
             changed = compress(
                 common, map(ne, map(old_parts.get, common), map(new_parts.get, common))
             )
         for key in changed:
-            out[key] = self.value(old[key], old_parts[key], new_parts[key], (*path, key))
+            value = self.value(old[key], old_parts[key], new_parts[key], (*path, key))
+            dict.__setitem__(out, key, value)
         return out
 
     def items(
@@ -191,11 +200,11 @@ class _TextSharing:
             return self.changed(new_text, path)
         shorter = min(len(old), len(new_parts))
         # The items whose texts match are taken in C; only the rest are decoded.
-        out = old[:shorter] + list(map(self.decode, new_parts[shorter:]))
+        out = FrozenList(old[:shorter])
+        list.extend(out, map(self.fresh, new_parts[shorter:]))
         for index in compress(range(shorter), map(ne, old_parts, new_parts)):
-            out[index] = self.value(
-                old[index], old_parts[index], new_parts[index], (*path, str(index))
-            )
+            value = self.value(old[index], old_parts[index], new_parts[index], (*path, str(index)))
+            list.__setitem__(out, index, value)
         longer = max(len(old), len(new_parts))
         self.paths.extend((*path, str(index)) for index in range(shorter, longer))
         return out

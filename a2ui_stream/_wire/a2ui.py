@@ -43,6 +43,7 @@ from a2ui_stream._wire.envelope import (
     open_bytes,
     open_object,
 )
+from a2ui_stream._wire.frozen import DICTS, LISTS, freeze
 from a2ui_stream._wire.problems import bad_component, no_surface, problem
 
 if TYPE_CHECKING:
@@ -335,7 +336,7 @@ def _checked_components(
     problems: list[Diagnostic] = []
     strict_v10 = family == "v1.0"
     for j, item in enumerate(items):
-        if type(item) is dict:
+        if type(item) in DICTS:
             cid = item.get("id")
             ctype = item.get("component")
             if type(cid) is str and cid and type(ctype) is str and ctype:
@@ -384,8 +385,8 @@ def _build_create_surface(
         if wire.components is not UNSET:
             components = _inline_components(wire.components, index, sid, warnings)
         if wire.data_model is not UNSET:
-            if type(wire.data_model) is dict:
-                data_model = wire.data_model
+            if type(wire.data_model) in DICTS:
+                data_model = freeze(wire.data_model)
             else:
                 warnings.append(
                     problem(
@@ -418,7 +419,7 @@ def _inline_components(
 ) -> tuple[Component, ...] | None:
     """v1.0 createSurface ``components``: malformed lists still create the surface."""
     where = ".createSurface.components"
-    if type(items) is not list:
+    if type(items) not in LISTS:
         warnings.append(
             problem(
                 Code.OP_BAD_COMPONENTS,
@@ -461,7 +462,7 @@ def _build_update_components(
     if not sid:
         return no_surface(key, index)
     where = f".{key}.components"
-    if type(wire.components) is not list:
+    if type(wire.components) not in LISTS:
         return problem(
             Code.OP_BAD_COMPONENTS,
             f"Operation at index {index} has malformed components.",
@@ -509,7 +510,10 @@ def _build_update_data_model(
             )
         if value is None:
             value = UNSET
-    # v0.9: an absent value deletes, null is stored (reference a2ui-protocol §1.1).
+    # v0.9: an absent value deletes, null is stored (reference a2ui-protocol §1.1). The
+    # value is frozen here, where it is made, as the state will keep it: the bucket's
+    # record of what was written and the data model then hold the same objects.
+    value = freeze(value)
     return UpdateDataModel(surface_id=sid, path=path, value=value, warnings=tuple(warnings))
 
 
@@ -525,7 +529,7 @@ def _build_data_model_update(
         return bad_path("dataModelUpdate", index, sid)
     contents = wire.contents
     where = ".dataModelUpdate.contents"
-    if type(contents) is not list:
+    if type(contents) not in LISTS:
         return problem(
             Code.OP_MALFORMED,
             f"Operation at index {index} needs contents as a list of typed entries.",
@@ -537,7 +541,7 @@ def _build_data_model_update(
     return UpdateDataModel(
         surface_id=sid,
         path=path,
-        value=value,
+        value=freeze(value),
         merge=merge,
         implicit_create=True,
         warnings=tuple(warnings),
@@ -582,7 +586,7 @@ def _build_call_renderer_function(
     # v1.0: callFunction needs a function name and, for renderers, a catalogId (§1.2).
     if (
         not wire.function_call_id
-        or type(call) is not dict
+        or type(call) not in DICTS
         or type(call.get("call")) is not str
         or type(call.get("catalogId")) is not str
     ):
@@ -612,7 +616,7 @@ def _build_agent_function_response(
     if (
         not wire.function_call_id
         or has_value == has_error
-        or (has_error and type(wire.error) is not dict)
+        or (has_error and type(wire.error) not in DICTS)
     ):
         return problem(
             Code.OP_MALFORMED,

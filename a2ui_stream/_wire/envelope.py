@@ -29,6 +29,7 @@ from msgspec.structs import astuple
 
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.frozen import DICTS
 from a2ui_stream._wire.numbers import js_number
 from a2ui_stream._wire.problems import no_surface, problem
 
@@ -262,7 +263,7 @@ def open_bytes(raw: bytes | msgspec.Raw, index: int) -> Opened | Diagnostic:
         return _invalid_json(raw, index, exc)
     except RecursionError:
         return _too_deep(raw, index)
-    if type(message) is not dict:
+    if type(message) not in DICTS:
         return problem(
             Code.OP_MALFORMED,
             f"Operation at index {index} is malformed: not a JSON object.",
@@ -329,7 +330,7 @@ def open_object(message: Mapping[str, Any], index: int) -> Opened | Diagnostic:
             f"Operation at index {index} is malformed: not an object.",
             index=index,
         )
-    as_dict = message if type(message) is dict else dict(message)
+    as_dict: Any = message if type(message) in DICTS else dict(message)
     try:
         envelope = msgspec.convert(as_dict, _Envelope)
     except msgspec.ValidationError:
@@ -349,7 +350,7 @@ def metadata_problem(metadata: Any, *, index: int, where: str) -> Diagnostic | N
         ``None`` when it holds only ``extensions`` keyed by UAX #31 identifiers, else an
         ``op.bad_metadata`` warning (the metadata is ignored, the operation kept).
     """
-    if type(metadata) is not dict or set(metadata) - {"extensions"}:
+    if type(metadata) not in DICTS or set(metadata) - {"extensions"}:
         return problem(
             Code.OP_BAD_METADATA,
             f"metadata at {where} must be an object holding only 'extensions'; ignored.",
@@ -360,7 +361,7 @@ def metadata_problem(metadata: Any, *, index: int, where: str) -> Diagnostic | N
     extensions = metadata.get("extensions", {})
     # str.isidentifier() is exactly UAX #31 XID_Start/XID_Continue with "_" allowed first,
     # the pattern the v1.0 schema gives for extension keys.
-    if type(extensions) is not dict or not all(key.isidentifier() for key in extensions):
+    if type(extensions) not in DICTS or not all(key.isidentifier() for key in extensions):
         return problem(
             Code.OP_BAD_METADATA,
             f"metadata.extensions at {where} must be an object keyed by identifiers; ignored.",
@@ -517,7 +518,7 @@ def _explain(message: dict[str, Any], index: int) -> Opened | Diagnostic:
     if family is None or wire_type is None or key not in _FAMILY_KEYS[family]:
         return _unroutable(key, version, index)
     payload = message[key]
-    if type(payload) is not dict:
+    if type(payload) not in DICTS:
         return problem(
             Code.OP_MALFORMED,
             f"Operation at index {index} has a malformed payload (not an object).",

@@ -20,6 +20,7 @@ from typing import Any, TypeAlias
 
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.frozen import DICTS, LISTS
 from a2ui_stream._wire.problems import bad_component, problem
 
 __all__ = ["ComponentTriple", "Seed", "rewrite_components", "rewrite_contents"]
@@ -73,14 +74,14 @@ def rewrite_components(
     problems: list[Diagnostic] = []
     seeds: list[Seed] = []
     for j, item in enumerate(items):
-        wrapper = item.get("component") if type(item) is dict else None
-        cid = item.get("id") if type(item) is dict else None
+        wrapper: Any = item.get("component") if type(item) in DICTS else None
+        cid = item.get("id") if type(item) in DICTS else None
         if (
             type(cid) is str
             and cid
-            and type(wrapper) is dict
+            and type(wrapper) in DICTS
             and len(wrapper) == 1
-            and type(inner := next(iter(wrapper.values()))) is dict
+            and type(inner := next(iter(wrapper.values()))) in DICTS
         ):
             ctype: str = next(iter(wrapper))
             props = _props(ctype, inner, seeds)
@@ -145,11 +146,11 @@ def _value(value: Any, seeds: list[Seed], depth: int = 0) -> Any:
     short whatever the input, and a component that deep is refused by the surface's
     ``max_data_depth`` check (whose default is the same number) before anything reads it.
     """
-    if type(value) is list:
+    if type(value) in LISTS:
         if depth >= _MAX_REWRITE_DEPTH:
             return value
         return [_value(item, seeds, depth + 1) for item in value]
-    if type(value) is not dict:
+    if type(value) not in DICTS:
         return value
     for literal in _LITERALS:
         if literal in value:
@@ -170,11 +171,11 @@ def _children(value: Any) -> Any:
     The template stays wrapped as ``{"template": {"componentId", "path"}}`` so the converter
     can tell a v0.8 template (item-scoped ``/name`` bindings) from a v0.9 one.
     """
-    if type(value) is dict:
-        if type(value.get("explicitList")) is list:
+    if type(value) in DICTS:
+        if type(value.get("explicitList")) in LISTS:
             return value["explicitList"]
         template = value.get("template")
-        if type(template) is dict:
+        if type(template) in DICTS:
             return {
                 "template": {
                     "componentId": template.get("componentId"),
@@ -186,15 +187,15 @@ def _children(value: Any) -> Any:
 
 def _action(value: Any, seeds: list[Seed]) -> Any:
     """``{name, context: [{key, value}]}`` -> ``{"event": {name, context: {key: value}}}``."""
-    if type(value) is not dict or "name" not in value:
+    if type(value) not in DICTS or "name" not in value:
         return _value(value, seeds)
     context = value.get("context")
     event: dict[str, Any] = {"name": value["name"]}
-    if type(context) is list:
+    if type(context) in LISTS:
         event["context"] = {
             entry["key"]: _value(entry.get("value"), seeds)
             for entry in context
-            if type(entry) is dict and type(entry.get("key")) is str
+            if type(entry) in DICTS and type(entry.get("key")) is str
         }
     return {"event": event}
 
@@ -206,7 +207,7 @@ def _contents(
     out: dict[str, Any] = {}
     for j, entry in enumerate(entries):
         here = f"{where}[{j}]"
-        key = entry.get("key") if type(entry) is dict else None
+        key = entry.get("key") if type(entry) in DICTS else None
         found = next((name for name in _DATA_KEYS if name in entry), None) if key else None
         if type(key) is not str or found is None:
             problems.append(
@@ -222,7 +223,7 @@ def _contents(
             continue
         value = entry[found]
         if found == "valueMap":
-            if type(value) is not list or depth >= _MAX_DATA_DEPTH:
+            if type(value) not in LISTS or depth >= _MAX_DATA_DEPTH:
                 problems.append(
                     problem(
                         Code.OP_BAD_CONTENTS,

@@ -16,6 +16,7 @@ from typing import Any
 
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.frozen import DICTS
 
 __all__ = ["bad_component", "no_surface", "problem"]
 
@@ -67,8 +68,8 @@ def bad_component(item: Any, family: str, index: int, where: str, surface_id: st
     Returns:
         A ``component.malformed`` diagnostic (ERROR: the component is not stored).
     """
-    cid = item.get("id") if type(item) is dict else None
-    if type(item) is not dict:
+    cid = item.get("id") if type(item) in DICTS else None
+    if type(item) not in DICTS:
         reason = f"is {type(item).__name__}, not an object"
     elif type(cid) is not str or not cid:
         reason = "has no non-empty string id"

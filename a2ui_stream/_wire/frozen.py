@@ -16,10 +16,20 @@ Must not import anything of the package. Does no I/O.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 from weakref import ref
 
-__all__ = ["FrozenDict", "FrozenList", "extended", "freeze", "grown_from"]
+__all__ = [
+    "CONTAINERS",
+    "DICTS",
+    "LISTS",
+    "FrozenDict",
+    "FrozenList",
+    "extended",
+    "fill",
+    "freeze",
+    "grown_from",
+]
 
 
 def _refuse(self: object, *_args: object, **_kwargs: object) -> NoReturn:
@@ -116,9 +126,33 @@ def grown_from(new: list[Any], old: list[Any]) -> bool:
     return False
 
 
+#: The exact types of a JSON object and array here: as decoded, and frozen. Every value
+#: kept in the state is frozen; a value on its way in (a decoded event, a caller's
+#: argument) may be plain, so a layer that reads both tests ``type(value) in DICTS``:
+#: one set lookup, where ``isinstance`` walks the class's bases.
+DICTS: Final[frozenset[type]] = frozenset((dict, FrozenDict))
+LISTS: Final[frozenset[type]] = frozenset((list, FrozenList, _Grown))
+CONTAINERS: Final = DICTS | LISTS
+
+
+def fill(container: Any, key: Any, value: Any) -> None:
+    """Set ``container[key] = value`` in a frozen container still being built.
+
+    For code that makes a frozen copy and changes it before anyone else can see it (a
+    pointer write, a patch); once handed out, a frozen value must never be filled.
+    """
+    if type(container) is FrozenDict:
+        dict.__setitem__(container, key, value)
+    else:
+        list.__setitem__(container, key, value)
+
+
 #: Levels frozen by recursion before the iterative walk takes over.
 _RECURSION = 32
 _PLAIN = frozenset({dict, list})
+#: Containers this small are scanned for children in a loop: building ``map`` for the
+#: C-side test costs more than it saves below about eight items.
+_FEW = 8
 
 
 def freeze(value: Any, _depth: int = 0, _done: dict[int, Any] | None = None) -> Any:
@@ -134,7 +168,8 @@ def freeze(value: Any, _depth: int = 0, _done: dict[int, Any] | None = None) -> 
         value: a JSON value (dicts, lists, scalars), not changed.
         _depth: the levels of recursion above this one (its own recursion's; one
             function, not a wrapper, as each element's data costs a call less).
-        _done: the containers frozen so far in this recursion, by identity.
+        _done: the containers frozen so far in this recursion, by identity; made at
+            the first container met, as most values hold none.
 
     Returns:
         ``value`` itself when it is not an unfrozen container; otherwise a frozen copy
@@ -143,29 +178,33 @@ def freeze(value: Any, _depth: int = 0, _done: dict[int, Any] | None = None) -> 
     kind = type(value)
     if kind is dict:
         made: Any = FrozenDict(value)
-        if not _PLAIN.isdisjoint(map(type, value.values())):  # checked in C
-            if _depth >= _RECURSION:
-                return _freeze_deep(value)
-            done = {} if _done is None else _done
-            for key, child in value.items():
-                if type(child) in _PLAIN:
-                    frozen = done.get(id(child))
-                    if frozen is None:
-                        frozen = done[id(child)] = freeze(child, _depth + 1, done)
-                    dict.__setitem__(made, key, frozen)
+        if len(value) > _FEW and _PLAIN.isdisjoint(map(type, value.values())):  # in C
+            return made
+        for key, child in value.items():
+            if type(child) in _PLAIN:
+                if _depth >= _RECURSION:
+                    return _freeze_deep(value)
+                if _done is None:
+                    _done = {}
+                frozen = _done.get(id(child))
+                if frozen is None:
+                    frozen = _done[id(child)] = freeze(child, _depth + 1, _done)
+                dict.__setitem__(made, key, frozen)
         return made
     if kind is list:
         made = FrozenList(value)
-        if not _PLAIN.isdisjoint(map(type, value)):
-            if _depth >= _RECURSION:
-                return _freeze_deep(value)
-            done = {} if _done is None else _done
-            for index, child in enumerate(value):
-                if type(child) in _PLAIN:
-                    frozen = done.get(id(child))
-                    if frozen is None:
-                        frozen = done[id(child)] = freeze(child, _depth + 1, done)
-                    list.__setitem__(made, index, frozen)
+        if len(value) > _FEW and _PLAIN.isdisjoint(map(type, value)):
+            return made
+        for index, child in enumerate(value):
+            if type(child) in _PLAIN:
+                if _depth >= _RECURSION:
+                    return _freeze_deep(value)
+                if _done is None:
+                    _done = {}
+                frozen = _done.get(id(child))
+                if frozen is None:
+                    frozen = _done[id(child)] = freeze(child, _depth + 1, _done)
+                list.__setitem__(made, index, frozen)
         return made
     return value
 
