@@ -17,7 +17,15 @@ import msgspec
 import pytest
 from helpers import nested
 
-from a2ui_stream._wire.frozen import FrozenDict, FrozenList, extended, freeze, grown_from
+from a2ui_stream._wire.frozen import (
+    FrozenDict,
+    FrozenList,
+    copied,
+    extended,
+    fill,
+    freeze,
+    grown_from,
+)
 
 DICT_CHANGES = [
     ("setitem", lambda d: d.__setitem__("a", 2)),
@@ -153,6 +161,33 @@ class TestExtended:
         assert frozen == [1, {"a": 2}]
         assert more == [3]
         assert extended([], []) == []
+
+
+class TestCopied:
+    @pytest.mark.parametrize(
+        "source",
+        [
+            [1, {"a": 2}],
+            FrozenList([1, FrozenDict({"a": 2})]),
+            extended(FrozenList([1]), [FrozenDict({"a": 2})]),
+            {"k": [1], "j": 2},
+            FrozenDict({"k": FrozenList([1]), "j": 2}),
+        ],
+        ids=["list", "frozen list", "grown list", "dict", "frozen dict"],
+    )
+    def test_a_frozen_copy_to_fill_leaves_the_source_alone(self, source: Any) -> None:
+        """Plain or frozen in, a new frozen container of the same kind out, members shared."""
+        before = copy.deepcopy(source)
+        made: Any = copied(source)
+        assert made is not source
+        assert type(made) is (FrozenDict if isinstance(source, dict) else FrozenList)
+        assert made == source
+        keys: list[Any] = list(source) if isinstance(source, dict) else list(range(len(source)))
+        assert all(made[key] is source[key] for key in keys)
+        fill(made, keys[0], "filled")
+        assert source == before
+        with pytest.raises(TypeError):
+            made[keys[0]] = "again"
 
 
 class TestGrownFrom:

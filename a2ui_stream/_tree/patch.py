@@ -28,7 +28,15 @@ from typing import Any, NamedTuple, TypeAlias
 
 from a2ui_stream._tree.depth import Exceeded, deeper_than, size_within
 from a2ui_stream._tree.pointer import PointerError, escape_token, parse, parse_pointer
-from a2ui_stream._wire.frozen import DICTS, FrozenDict, FrozenList, fill, freeze, grown_from
+from a2ui_stream._wire.frozen import (
+    DICTS,
+    FrozenDict,
+    FrozenList,
+    copied,
+    fill,
+    freeze,
+    grown_from,
+)
 
 __all__ = [
     "DataChange",
@@ -265,7 +273,7 @@ class _Bounds:
         fresh = self.fresh
         if fresh and id(container) in fresh:
             return container
-        copy = FrozenDict(container) if isinstance(container, dict) else FrozenList(container)
+        copy = copied(container)
         if self.more:  # only a later operation of this patch can find it
             fresh[id(copy)] = copy  # held, so that its id names no other container
         return copy

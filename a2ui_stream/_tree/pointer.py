@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from msgspec import UNSET, UnsetType
 
 from a2ui_stream._tree.gaps import GAP
-from a2ui_stream._wire.frozen import DICTS, LISTS, FrozenDict, FrozenList, fill
+from a2ui_stream._wire.frozen import DICTS, LISTS, FrozenDict, FrozenList, copied, fill
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -288,10 +288,10 @@ def remove(doc: Any, tokens: tuple[str, ...]) -> tuple[Any | UnsetType, int]:
     if type(parent) in DICTS:
         written: Any = FrozenDict({name: item for name, item in parent.items() if name != key})
     else:
-        written = FrozenList(parent)
+        written = copied(parent)
         fill(written, key, GAP)
     for container, step in reversed(path):
-        copy = FrozenDict(container) if type(container) in DICTS else FrozenList(container)
+        copy = copied(container)
         fill(copy, step, written)
         written = copy
     return written, 0 if type(parent) in DICTS else 1
