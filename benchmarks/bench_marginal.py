@@ -12,7 +12,10 @@ tunes it. Shapes, each written by ``workloads.py`` into a temporary folder:
 - ``messages``: one surface per messageId in one run (``scaling-messages``); ``--at``
   is the messageIds already live;
 - ``delta``: one-value deltas on a surface ``--at`` times the 1x size
-  (``scaling-delta``, ``--at`` 1, 10 or 100).
+  (``scaling-delta``, ``--at`` 1, 10 or 100). The first ``--warm`` deltas (100 unless
+  told) go to the setup: the converter compiles a component set's render plan at its
+  16th conversion in a row, and a window that holds that compile times a cost paid
+  once per surface, not per event (``--warm 0`` times it).
 
 Usage::
 
@@ -44,10 +47,12 @@ _HERE = Path(__file__).resolve().parent
 _WORKLOADS = {"append": "scaling-append", "messages": "scaling-messages", "delta": "scaling-delta"}
 
 
-def _stream(shape: str, at: int, count: int, folder: Path) -> tuple[list[bytes], int]:
-    """The stream's lines, and where the timed events start."""
+def _stream(
+    shape: str, at: int, count: int, folder: Path, warm: int = 0
+) -> tuple[list[bytes], int]:
+    """The stream's lines, and where the timed events start (``warm`` deltas in)."""
     out = folder / f"{shape}-{at}.jsonl"
-    sizes = ["--factor", str(at), "--events", str(count)]
+    sizes = ["--factor", str(at), "--events", str(warm + count)]
     if shape != "delta":
         sizes = ["--events", str(at + count)]  # a delta or a messageId each
     script = str(_HERE / "workloads.py")
@@ -60,7 +65,7 @@ def _stream(shape: str, at: int, count: int, folder: Path) -> tuple[list[bytes],
         marker = b'"messageId":"a2ui-surface-tc-%d"' % at
         return lines, next(i for i, line in enumerate(lines) if marker in line)
     first = next(i for i, line in enumerate(lines) if b'"ACTIVITY_DELTA"' in line)
-    return lines, first if shape == "delta" else first + at
+    return lines, first + warm if shape == "delta" else first + at
 
 
 def _set_up(lines: list[bytes], start: int) -> a2ui_stream.Processor:
@@ -118,6 +123,9 @@ def main() -> None:
     parser.add_argument("--at", default="", help="sizes, comma-separated")
     parser.add_argument("--count", type=int, default=500, help="events timed at each size")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--warm", type=int, default=100, help="deltas fed before the timed ones (delta)"
+    )
     parser.add_argument("--patches", action="store_true")
     parser.add_argument("--instructions", action="store_true", help="count, with valgrind")
     parser.add_argument("--feed", help=argparse.SUPPRESS)  # FILE:START:COUNT, under valgrind
@@ -138,7 +146,8 @@ def main() -> None:
     first = None
     with tempfile.TemporaryDirectory() as folder:
         for at in sizes:
-            lines, start = _stream(options.shape, at, options.count, Path(folder))
+            warm = options.warm if options.shape == "delta" else 0
+            lines, start = _stream(options.shape, at, options.count, Path(folder), warm)
             if options.instructions:
                 stream = Path(folder) / f"{options.shape}-{at}.jsonl"
                 spent = _instructions(
