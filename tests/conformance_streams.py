@@ -46,6 +46,8 @@ class _Surface:
             "body": _word(rng),
             "form": {"email": "ada@example.com", "accepted": rng.random() < 0.5},
             "items": [{"name": _word(rng)} for _ in range(rng.choice((0, 1, 3, 101)))],
+            # Integer-like keys, which a JavaScript object lists first, ascending.
+            "keyed": {"b": 1, "10": _word(rng), "a": 2, "2": 3, "01": 4, "4294967295": 5},
         }
         self.components: list[dict[str, JSON]] = []
         self._next = 0
@@ -81,6 +83,9 @@ class _Surface:
                     {"name": "book"},
                     {"name": "book", "context": {"email": {"path": "/form/email"}, "kept": "x"}},
                     {"name": "go", "context": {"missing": {"path": "/nope"}}},
+                    {"name": "keys", "context": {"z": {"path": "/keyed"}, "3": 1, "1": "x"}},
+                    {"name": "list", "context": [_word(rng), {"path": "/title"}, []]},
+                    {"name": "none", "context": []},
                 )
             )
             node = {"id": cid, "component": "Button", "label": _word(rng), "action": action}
@@ -193,6 +198,10 @@ class _Surface:
             ops.append(self.op("updateComponents", {"components": batch}))
         if rng.random() < 0.3:
             ops.append(self.op("updateDataModel", {"path": "/title", "value": _word(rng)}))
+        if rng.random() < 0.2:
+            # A "~" escaping nothing is part of the key; ``contents`` is read before ``value``.
+            write = {"path": "/keyed/~2", "value": 0, "contents": _word(rng)}
+            ops.append(self.op("updateDataModel", write))
         return ops
 
 

@@ -202,6 +202,24 @@ UPSTREAM_ROWS: list[tuple[str, list[dict[str, Any]], Any, str]] = [
         None,
         '{"$type":"Row","children":[{"$type":"Divider"}]}',
     ),
+    *(
+        (
+            f"action context {name}",
+            [root("Button", label="Go", action={"name": "go", "context": context})],
+            {"o": {"z": 1, "10": 2, "9": 3}, "v": 5},
+            (
+                '{"$type":"Button","label":"Go","$action":{"type":"a2ui:action","name":"go",'
+                f'"surfaceId":"s1","sourceComponentId":"root","context":{expected}}}}}'
+            ),
+        )
+        for name, context, expected in [
+            ("a plain list is a list", ["a", {"path": "/v"}, [1]], '["a",5,[1]]'),
+            ("an empty list is a list", [], "[]"),
+            ("a list not all keyed is a list", [{"key": "k"}, 1], '[{"key":"k"},1]'),
+            ("integer keys first", {"b": 1, "2": 2, "a": 3, "1": 4}, '{"1":4,"2":2,"b":1,"a":3}'),
+            ("data keys as JavaScript orders", {"o": {"path": "/o"}}, '{"o":{"9":3,"10":2,"z":1}}'),
+        ]
+    ),
 ]
 
 # Beyond upstream (the "required" list): our own rows.

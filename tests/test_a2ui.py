@@ -285,11 +285,14 @@ class TestCreateSurface:
         assert op.warnings == ()
 
     def test_v10_bad_inline_parts_still_create(self) -> None:
-        """Malformed inline components or data model are dropped; the surface is still created."""
+        """Bad inline components are dropped, a data model that is no object kept with a warning.
+
+        Upstream keeps any value as the root model; the surface is created either way.
+        """
         op = both(v10("createSurface", surfaceId="s", components="x", dataModel="y"))
         assert isinstance(op, CreateSurface)
         assert op.components is None
-        assert op.data_model is UNSET
+        assert op.data_model == "y"
         assert [w.code for w in op.warnings] == ["op.bad_components", "op.bad_data_model"]
 
     def test_v10_bad_metadata_warns(self) -> None:
@@ -357,11 +360,17 @@ class TestUpdateDataModel:
         op = both({"version": "v0.9", "updateDataModel": {"surfaceId": "s", spelling: [1]}})
         assert op == UpdateDataModel(surface_id="s", path="", value=[1])
 
-    def test_value_wins_over_other_spellings(self) -> None:
-        """``value`` is preferred when several spellings are present."""
+    def test_the_first_spelling_given_wins(self) -> None:
+        """``contents``, then ``value``, then ``data``, as upstream reads them; null counts."""
         op = both(v09("updateDataModel", surfaceId="s", value=1, contents=2, data=3))
         assert isinstance(op, UpdateDataModel)
+        assert op.value == 2
+        op = both(v09("updateDataModel", surfaceId="s", value=1, data=3))
+        assert isinstance(op, UpdateDataModel)
         assert op.value == 1
+        op = both(v09("updateDataModel", surfaceId="s", contents=None, value=1))
+        assert isinstance(op, UpdateDataModel)
+        assert op.value is None
 
     @pytest.mark.parametrize("path", ["a/b", 5])
     def test_bad_path(self, path: Any) -> None:

@@ -148,10 +148,6 @@ CASES: dict[str, tuple[Callable[[], bytes | list[bytes]], set[str]]] = {
         ),
         {"op.bad_path"},
     ),
-    "pointer with a bare tilde": (
-        lambda: snapshot_line("x", [*v09_surface("x", data={}), data_op("x", "/~2", 1)]),
-        {"op.bad_path"},
-    ),
     "pointer path not a string": (
         lambda: snapshot_line("x", [*v09_surface("x", data={}), data_op("x", [], 1)]),
         {"op.bad_path"},

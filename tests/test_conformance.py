@@ -170,6 +170,61 @@ _RUN = {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"}
 #: differ from the client, in its args only, as its README row says.
 DOCUMENTED: list[dict[str, Any]] = [
     {
+        "name": "an operation without a version",
+        "differs": ["An operation without `version`"],
+        "events": [
+            _RUN,
+            {
+                "type": "ACTIVITY_SNAPSHOT",
+                "messageId": "m",
+                "activityType": "a2ui-surface",
+                "content": {
+                    "a2ui_operations": [
+                        *_text("s", "one"),
+                        {
+                            "updateComponents": {
+                                "surfaceId": "s",
+                                "components": [{"id": "root", "component": "Text", "text": "two"}],
+                            }
+                        },
+                    ]
+                },
+            },
+        ],
+    },
+    {
+        "name": "a __proto__ key in an action's context",
+        "differs": ["A `__proto__` key"],
+        "events": [
+            _RUN,
+            {
+                "type": "ACTIVITY_SNAPSHOT",
+                "messageId": "m",
+                "activityType": "a2ui-surface",
+                "content": {
+                    "a2ui_operations": [
+                        _v09("createSurface", "s"),
+                        _v09(
+                            "updateComponents",
+                            "s",
+                            components=[
+                                {
+                                    "id": "root",
+                                    "component": "Button",
+                                    "label": "Go",
+                                    "action": {
+                                        "name": "go",
+                                        "context": {"__proto__": {"x": 1}, "k": 1},
+                                    },
+                                }
+                            ],
+                        ),
+                    ]
+                },
+            },
+        ],
+    },
+    {
         "name": "a Text whose value is a number",
         "differs": ["Text value"],
         "events": [

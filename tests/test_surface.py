@@ -281,7 +281,12 @@ class TestUpdateDataModel:
         )
         assert surfaces["s"].data_model == {"f": {"a": 1, "b": 3}}
 
-    @pytest.mark.parametrize(("path", "value"), [("/a~2", 1), ("/list/x", 1), ("/list/01", 1)])
+    def test_a_tilde_escaping_nothing_is_part_of_the_key(self) -> None:
+        """``/a~2`` writes the key ``"a~2"``, as upstream's client reads a data path."""
+        surfaces = created(UpdateDataModel(surface_id="s", path="/a~2/~01", value=1))
+        assert surfaces["s"].data_model == {"a~2": {"~1": 1}}
+
+    @pytest.mark.parametrize(("path", "value"), [("/list/x", 1), ("/list/01", 1)])
     def test_bad_path_skipped(self, path: str, value: Any) -> None:
         """Bad escapes and non-index tokens on arrays are skipped with ``op.bad_path``."""
         surfaces, codes = run(

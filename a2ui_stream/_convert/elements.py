@@ -557,17 +557,24 @@ def _event(ctx: Context, name: Any, context: Any) -> dict[str, Any] | None:
         "surfaceId": ctx.surface_id,
         "sourceComponentId": ctx.id,
     }
-    if type(context) in LISTS:  # v0.8: [{key, value}]
-        context = {
-            entry["key"]: entry.get("value")
-            for entry in context
-            if type(entry) in DICTS and type(entry.get("key")) is str
-        }
+    if type(context) in LISTS and _keyed(context):  # v0.8: [{key, value}]
+        context = {entry["key"]: entry.get("value") for entry in context}
     if context is not MISSING:
         resolved = ctx.placed(context)
         if resolved is not MISSING:
             action["context"] = ctx.data(resolved)
     return FrozenDict(action)
+
+
+def _keyed(context: list[Any]) -> bool:
+    """Whether a list context is v0.8's ``[{key, value}]`` form, which becomes an object.
+
+    Only a list of such entries and nothing else is; any other list is passed on as a
+    list, element by element, as upstream passes every list.
+    """
+    return bool(context) and all(
+        type(entry) in DICTS and type(entry.get("key")) is str for entry in context
+    )
 
 
 #: Component type to handler: upstream's table, then the rest of the basic catalog.

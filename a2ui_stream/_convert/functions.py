@@ -23,6 +23,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeAlias
 
 from a2ui_stream._convert.bindings import MISSING
+from a2ui_stream._tree.order import js_ordered
 from a2ui_stream._wire.frozen import CONTAINERS
 from a2ui_stream._wire.numbers import MAX_SAFE_INTEGER, as_double, encode_json, number_text
 
@@ -71,7 +72,7 @@ def to_text(value: Any) -> str | None:
     if value is None or value is MISSING:
         return ""
     if kind in CONTAINERS:
-        return encode_json(value).decode()
+        return encode_json(js_ordered(value)).decode()  # printed as JSON.stringify prints it
     return None
 
 

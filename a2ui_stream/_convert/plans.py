@@ -39,6 +39,7 @@ from a2ui_stream._convert.bindings import MISSING
 from a2ui_stream._convert.bindings import walk as walk_data
 from a2ui_stream._convert.record import Hole, Island, Read, Template, Uncompilable, record
 from a2ui_stream._convert.vocabulary import ELEMENT_TYPES
+from a2ui_stream._tree.order import js_items, js_ordered
 from a2ui_stream._wire.frozen import LISTS, FrozenDict, FrozenList, freeze
 
 if TYPE_CHECKING:
@@ -183,7 +184,7 @@ class _Scope:
         index = self._index.get(key)
         if index is None:
             index = self._index[key] = len(self.constants)
-            self.constants.append(freeze(value))  # a constant subtree is shared output
+            self.constants.append(js_ordered(freeze(value)))  # a constant subtree is shared output
         return f"k{index}"
 
     def name(self, prefix: str) -> str:
@@ -302,7 +303,7 @@ class _Scope:
             items = ", ".join(self.expr(v, (*address, i)) for i, v in enumerate(value))
             return f"L([{items}])"
         parts = []
-        for key, inner in value.items():
+        for key, inner in js_items(value):  # as the walk's data() orders an object's keys
             if type(key) is not str:
                 raise Uncompilable
             if key == "$type" and type(inner) is str and inner in ELEMENT_TYPES:
@@ -508,6 +509,11 @@ class Plan:
         return element, nodes, work, runs
 
 
+def _output_data(value: Any) -> Any:
+    """A value placed in an element as it is: frozen, its keys in JavaScript's order."""
+    return js_ordered(freeze(value))
+
+
 def _item_run(template: _Patchable, value: Any, walk: Walk) -> ItemRun | None:
     """One item's ListViewItem, log, nodes and work, from a fresh state of ``walk``."""
     walk.log, walk.nodes, walk.work = [], 0, 0
@@ -564,7 +570,7 @@ class Plans:
             "both": _both,
             "F": FrozenDict,
             "L": FrozenList,
-            "FZ": freeze,
+            "FZ": _output_data,
             "LISTS": LISTS,
             **{f"R_{name}": rule for name, rule in rules.RULES.items()},
         }

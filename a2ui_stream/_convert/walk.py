@@ -27,6 +27,7 @@ from a2ui_stream._convert import rules
 from a2ui_stream._convert.bindings import MISSING, call_of, split_pointer, template_of, walk
 from a2ui_stream._convert.functions import FUNCTIONS
 from a2ui_stream._tree.gaps import GAP, closed
+from a2ui_stream._tree.order import js_ordered
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.frozen import CONTAINERS, DICTS, LISTS, FrozenDict, FrozenList, freeze
@@ -644,8 +645,8 @@ class Context(msgspec.Struct, gc=False):
     placed = resolve
 
     def data(self, value: Any) -> Any:
-        """A resolved value as an element carries data: frozen, no gap (upstream drops holes)."""
-        return freeze(closed(value) if self.walk.gaps else value)
+        """Data as an element carries it: frozen, without gaps, keys in JavaScript's order."""
+        return js_ordered(freeze(closed(value) if self.walk.gaps else value))
 
     def call(self, name: str, raw_args: Any) -> Any:
         """Evaluate a basic-catalog function; unsupported or failing ones warn, give ``MISSING``.

@@ -230,7 +230,7 @@ def _write(
     """
     sid = surface.surface_id
     try:
-        tokens = parse(path)
+        tokens = parse(path, escapes=False)  # a "~" escaping nothing is a key's, upstream
     except PointerError as exc:
         return _problem(Code.OP_BAD_PATH, f"Operation at index {index}: {exc}.", index, sid)
     # Depth first, before anything walks the value: every walk of the model, the size

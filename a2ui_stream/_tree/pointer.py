@@ -71,17 +71,21 @@ class PointerError(ValueError):
     """A pointer that is not valid JSON Pointer, or that cannot be applied to the tree."""
 
 
-def parse(pointer: str) -> tuple[str, ...]:
+def parse(pointer: str, *, escapes: bool = True) -> tuple[str, ...]:
     """Split a JSON Pointer into its unescaped reference tokens.
 
     Args:
         pointer: ``""`` (the whole document) or a string starting with ``/``.
+        escapes: refuse a ``~`` followed by neither ``0`` nor ``1`` (RFC 6901 §3);
+            ``False`` keeps it as it is, as upstream's client reads a data path (a
+            write to ``/~2`` sets the key ``"~2"``).
 
     Returns:
         The tokens, ``~1`` decoded to ``/`` and then ``~0`` to ``~`` (RFC 6901 §4 order).
 
     Raises:
-        PointerError: the pointer does not start with ``/`` or has a bad ``~`` escape.
+        PointerError: the pointer does not start with ``/``, or has a bad ``~`` escape
+            and ``escapes`` is true.
     """
     if not pointer:
         return ()
@@ -89,7 +93,7 @@ def parse(pointer: str) -> tuple[str, ...]:
         raise PointerError(f"JSON Pointer {pointer!r} must be empty or start with '/'")
     if "~" not in pointer:
         return tuple(pointer[1:].split("/"))
-    if _BAD_ESCAPE.search(pointer):
+    if escapes and _BAD_ESCAPE.search(pointer):
         raise PointerError(f"JSON Pointer {pointer!r} has a '~' not followed by '0' or '1'")
     return tuple(token.replace("~1", "/").replace("~0", "~") for token in pointer[1:].split("/"))
 

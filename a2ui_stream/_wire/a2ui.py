@@ -385,14 +385,14 @@ def _build_create_surface(
         if wire.components is not UNSET:
             components = _inline_components(wire.components, index, sid, warnings)
         if wire.data_model is not UNSET:
-            if type(wire.data_model) in DICTS:
-                data_model = freeze(wire.data_model)
-            else:
+            # Kept whatever it is, as upstream keeps it: the root model may be any value.
+            data_model = freeze(wire.data_model)
+            if type(wire.data_model) not in DICTS:
                 warnings.append(
                     problem(
                         Code.OP_BAD_DATA_MODEL,
-                        f"Operation at index {index} has a dataModel that is not an object; "
-                        "ignored.",
+                        f"Operation at index {index} has a dataModel that is not an object "
+                        "(the spec asks for one); kept as the root model.",
                         index=index,
                         where=".createSurface.dataModel",
                         severity=Severity.WARNING,
@@ -494,9 +494,10 @@ def _build_update_data_model(
     path = data_path(wire.path, v08=False)
     if path is None:
         return bad_path("updateDataModel", index, sid)
-    value = wire.value
+    # The first of contents, value and data that is given, as upstream reads it.
+    value = wire.contents
     if value is UNSET:
-        value = wire.contents if wire.contents is not UNSET else wire.data
+        value = wire.value if wire.value is not UNSET else wire.data
     if family == "v1.0":
         # v1.0: value is required and null deletes (reference a2ui-protocol §1.2).
         if value is UNSET:

@@ -80,7 +80,7 @@ class Code(enum.StrEnum):
     OP_NO_VALUE = "op.no_value"
     #: WARNING: ``metadata`` that is not an object of ``extensions`` alone; ignored.
     OP_BAD_METADATA = "op.bad_metadata"
-    #: WARNING: a ``createSurface`` ``dataModel`` that is not an object; ignored.
+    #: WARNING: a ``createSurface`` ``dataModel`` that is not an object; kept, as upstream.
     OP_BAD_DATA_MODEL = "op.bad_data_model"
     #: WARNING: a v0.8 data entry without a string key and one typed value; left out.
     OP_BAD_CONTENTS = "op.bad_contents"
