@@ -85,6 +85,7 @@ class TestOrder:
             "const lines = require('fs').readFileSync(0, 'utf8').split('\\n').filter(Boolean);"
             "for (const l of lines) console.log(JSON.stringify(JSON.parse(l)));"
         )
+        assert NODE is not None
         done = subprocess.run(  # noqa: S603 - node running our own one-liner
             [NODE, "-e", script], input="\n".join(texts), capture_output=True, text=True, check=True
         )
