@@ -263,6 +263,14 @@ FOREIGN = {
     "one-line json document": b'{"type":"FeatureCollection","features":[{"type":"Feature"}]}',
     # Found by an input probe: another program's JSONL log, typed lines and no AG-UI event.
     "another program's jsonl log": b'{"type":"info","msg":"up"}\n{"type":"warn","msg":"x"}\n',
+    # Found by an input probe: both, past the first MiB the scan reads, were taken as logs
+    # (the document truncated to nothing as a torn record, the log appended to).
+    "one-line json document past the window": (
+        b'{"type":"FeatureCollection","features":["' + b"x" * (1 << 20) + b'"]}'
+    ),
+    "another program's jsonl log, a long first line": (
+        b'{"type":"snapshot","blob":"' + b"x" * (1 << 20) + b'"}\n{"type":"info"}\n'
+    ),
 }
 
 
@@ -276,6 +284,10 @@ OURS = {
     "only a torn first record": b'{"type":"RUN_STA',
     "torn within the start": b'{"ty',
     "torn after a record": b'{"type":"RUN_FINISHED"}\n{"type":"TEXT_MESS',
+    "a first event past the window": (
+        b'{"type":"TEXT_MESSAGE_CONTENT","delta":"' + b"x" * (1 << 20) + b'"}\n'
+        b'{"type":"RUN_FINISHED"}\n'
+    ),
 }
 
 
@@ -322,16 +334,19 @@ class TestRefusal:
             assert len(log) == RECORDING.count(b"\n")
         assert path.read_bytes() == before
 
-    def test_long_first_line_is_judged_by_its_start(
+    def test_long_first_line_is_judged_by_its_type(
         self, path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """A first line longer than the bytes read is judged by how it begins."""
+        """A first line longer than the bytes read: an AG-UI event's, or one an event follows."""
         monkeypatch.setattr(logscan, "SCAN_CHUNK", 16)
-        path.write_bytes(b'{"type":"A","long":"' + b"x" * 100 + b'"}\n')
+        path.write_bytes(b'{"type":"RAW","long":"' + b"x" * 100 + b'"}\n')
         FileLog.open(path, events_only=True).close()
-        path.write_bytes(b'{"typo":"A","long":"' + b"x" * 100 + b'"}\n')
-        with pytest.raises(LogRefusedError):
-            FileLog.open(path, events_only=True)
+        path.write_bytes(b'{"type":"A","long":"' + b"x" * 100 + b'"}\n{"type":"RAW"}\n')
+        FileLog.open(path, events_only=True).close()
+        for refused in (b'{"typo":"A","long":"', b'{"type":"A","long":"'):
+            path.write_bytes(refused + b"x" * 100 + b'"}\n')
+            with pytest.raises(LogRefusedError):
+                FileLog.open(path, events_only=True)
 
     def test_foreign_file_is_accepted_without_events_only(self, path: Path) -> None:
         """The line store itself holds any lines: the check is the caller's choice."""

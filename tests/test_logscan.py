@@ -150,3 +150,46 @@ class TestForeign:
         reason = foreign(open_with(opened, data))
         assert reason is not None
         assert why in reason
+
+
+class TestALongFirstLine:
+    """A first line longer than the window read (found by an input probe: a compact
+    GeoJSON file of 1.5 MB was taken for a torn first record and truncated to nothing)."""
+
+    BIG = b"x" * 300
+
+    @pytest.fixture(autouse=True)
+    def _small_window(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(logscan, "SCAN_CHUNK", 64)
+
+    @pytest.mark.parametrize(
+        "data",
+        [
+            b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"' + BIG + b'"}\n' + EVENT,
+            b'{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"' + BIG,  # torn
+            b'{"type":"Mine","blob":"' + BIG + b'"}\n' + EVENT,  # a type AG-UI lacks, then one
+        ],
+    )
+    def test_an_event_or_one_followed_by_an_event_passes(
+        self, opened: tuple[Path, list[int]], data: bytes
+    ) -> None:
+        assert foreign(open_with(opened, data)) is None
+
+    @pytest.mark.parametrize(
+        ("data", "why"),
+        [
+            (b'{"type":"FeatureCollection","features":["' + BIG + b'"]}', "no line follows it"),
+            (
+                b'{"type":"snapshot","blob":"' + BIG + b'"}\n{"type":"info","msg":"up"}\n',
+                "none of the lines after it is one",
+            ),
+            (b'{"type":"RUN_STARTEDX","a":"' + BIG + b'"}', "no line follows it"),
+        ],
+    )
+    def test_any_other_is_refused(
+        self, opened: tuple[Path, list[int]], data: bytes, why: str
+    ) -> None:
+        reason = foreign(open_with(opened, data))
+        assert reason is not None
+        assert "is no AG-UI event" in reason
+        assert why in reason

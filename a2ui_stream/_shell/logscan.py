@@ -188,8 +188,8 @@ def foreign(fd: int) -> str | None:
     A log written by this package is a file of compact JSON events, one per line, each
     beginning ``{"type":"``: so its first line must be a JSON object whose first key is
     a string ``type``, and one of the lines read (the first, or one soon after) is an
-    AG-UI event. Only the first :data:`SCAN_CHUNK` bytes are read. A first line longer
-    than that is judged by its start alone, and a file that is one unterminated
+    AG-UI event. The first :data:`SCAN_CHUNK` bytes are read, and more only for a first
+    line longer than that (:func:`_long_first_line`). A file that is one unterminated
     fragment passes if it could be the start of such a line (the first record's write
     was torn by a crash; opening cuts it off): a whole JSON object passes only when its
     type is an AG-UI event's.
@@ -213,19 +213,51 @@ def foreign(fd: int) -> str | None:
     line = head[:end] if end >= 0 else head
     if _TYPED_START.match(line) is None:
         return 'its first line does not begin like an event ({"type":"...")'
-    if end >= 0:
-        try:
-            first = msgspec.json.decode(line, type=_Typed).type
-        except msgspec.DecodeError:
-            return "its first line is not a JSON object with a string type"
-        # A log may begin with events of types AG-UI does not define (they are logged
-        # as they came), but it logs a stream: an AG-UI event follows within its first
-        # lines. Another program's JSONL ({"type":"info",...} lines) holds none.
-        if first not in EVENT_TYPES and not _holds_an_event(head):
-            return (
-                f"its lines are JSON objects with a type ({first[:40]!r} first), but none "
-                "of its first lines is an AG-UI event"
-            )
+    if end < 0:
+        return _long_first_line(fd, head)
+    try:
+        first = msgspec.json.decode(line, type=_Typed).type
+    except msgspec.DecodeError:
+        return "its first line is not a JSON object with a string type"
+    # A log may begin with events of types AG-UI does not define (they are logged as
+    # they came), but it logs a stream: an AG-UI event follows within its first lines.
+    # Another program's JSONL ({"type":"info",...} lines) holds none.
+    if first not in EVENT_TYPES and not _holds_an_event(head):
+        return (
+            f"its lines are JSON objects with a type ({first[:40]!r} first), but none "
+            "of its first lines is an AG-UI event"
+        )
+    return None
+
+
+def _long_first_line(fd: int, head: bytes) -> str | None:
+    """Say why a file whose first line outruns the window is not a log, if it is not.
+
+    Its start names its type. An AG-UI event's passes: a logged event may be as long as
+    ``max_line_bytes``, and a crash may have torn it. Any other type is judged as a
+    short line's is (an event of a type AG-UI lacks may begin a log, but an AG-UI event
+    follows it soon), from the window after the first line feed; found by an input
+    probe, a compact GeoJSON file of 1.5 MB was taken for a torn first record and
+    truncated to nothing.
+    """
+    found = _LINE_TYPE.match(head)
+    if found is not None and found.group(1).decode() in EVENT_TYPES:
+        return None
+    newline = _newline_after(fd, len(head))
+    if newline is not None and _holds_an_event(os.pread(fd, SCAN_CHUNK, newline + 1)):
+        return None
+    return f"its first line, longer than {SCAN_CHUNK:,} bytes, is no AG-UI event, and " + (
+        "no line follows it" if newline is None else "none of the lines after it is one"
+    )
+
+
+def _newline_after(fd: int, start: int) -> int | None:
+    """Where the first line feed at or after ``start`` is, read in chunks; ``None``: none."""
+    while chunk := os.pread(fd, SCAN_CHUNK, start):
+        found = chunk.find(_NEWLINE)
+        if found >= 0:
+            return start + found
+        start += len(chunk)
     return None
 
 
