@@ -26,7 +26,7 @@ import pytest
 
 from a2ui_stream import Limits, Processor
 from a2ui_stream._convert.functions import FUNCTIONS, to_text
-from a2ui_stream._wire.numbers import JsonEncoder, encode_json, js_number
+from a2ui_stream._wire.numbers import JsonEncoder, encode_json, js_number, past_python_ints
 
 _DECODE = msgspec.json.Decoder(float_hook=js_number)
 
@@ -690,3 +690,88 @@ class TestAgainstUpstreamClient:
             key: msgspec.json.encode(_DECODE.decode(text)).decode() for key, text in ours.items()
         }
         assert sum(plain[key] != text for key, text in theirs.items()) > 20
+
+
+class TestIntegersPastPython:
+    """An integer of more digits than Python converts (4,300) reads as JSON.parse reads it.
+
+    Found by an input probe: msgspec refused the whole document holding one ("Integer
+    value out of range"), so the operation was dropped, a delta's whole patch ignored and
+    a history not restored; the client reads the number as an infinity, as ``1e400``.
+    """
+
+    LONG = b"9" * 5000
+
+    def test_rewrite_touches_long_integers_only(self) -> None:
+        short = b'{"a":' + b"9" * 4300 + b',"b":"' + self.LONG + b'","c":1.' + self.LONG + b"}"
+        assert past_python_ints(short) == short  # strings, fractions, 4,300 digits: kept
+        exponent = b"[1e" + self.LONG + b"]"
+        assert past_python_ints(exponent) == exponent
+        assert past_python_ints(b"[" + self.LONG + b",-" + self.LONG + b"]") == b"[1e400,-1e400]"
+
+    @staticmethod
+    def _final(lines: list[dict[str, Any]], marker: bytes) -> dict[str, Any]:
+        text = b"\n".join(json.dumps(line).encode() for line in lines).replace(
+            marker, TestIntegersPastPython.LONG
+        )
+        processor = Processor()
+        processor.feed(text + b"\n")
+        processor.close()
+        assert [d.code for d in processor.take_diagnostics()] == []
+        return {
+            part.tool_call_id: encode_json(part.args).decode()
+            for run in processor.state.runs
+            for part in run.parts.values()
+        } | {
+            part.tool_call_id: encode_json(part.args).decode()
+            for entry in processor.state.history
+            for part in entry.parts
+        }
+
+    def test_in_a_snapshot_delta_and_history(self) -> None:
+        run = {"type": "RUN_STARTED", "threadId": "t", "runId": "r"}
+        text = {"id": "root", "component": "Text", "text": {"path": "/v"}}
+        ops = [
+            {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}},
+            {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [text]}},
+            {
+                "version": "v0.9",
+                "updateDataModel": {"surfaceId": "s", "path": "/", "value": {"v": 7, "w": 0}},
+            },
+        ]
+        snapshot = {
+            "type": "ACTIVITY_SNAPSHOT",
+            "messageId": "m",
+            "activityType": "a2ui-surface",
+            "content": {"a2ui_operations": ops},
+        }
+        found = self._final([run, snapshot], b"7")
+        assert found == {"a2ui:s": '{"$type":"Markdown","value":"Infinity"}'}
+        patch = [
+            {"op": "replace", "path": "/a2ui_operations/2/updateDataModel/value/w", "value": 7},
+            {"op": "replace", "path": "/a2ui_operations/2/updateDataModel/value/v", "value": "new"},
+        ]
+        delta = {
+            "type": "ACTIVITY_DELTA",
+            "messageId": "m",
+            "activityType": "a2ui-surface",
+            "patch": patch,
+        }
+        ops = json.loads(json.dumps(ops))  # the snapshot before the delta: no long integer
+        ops[2]["updateDataModel"]["value"]["v"] = 1
+        snapshot = {**snapshot, "content": {"a2ui_operations": ops}}
+        assert self._final([run, snapshot, delta], b"7") == {
+            "a2ui:s": '{"$type":"Markdown","value":"new"}'
+        }
+        ops[2]["updateDataModel"]["value"]["v"] = 7
+        activity = {
+            "id": "act",
+            "role": "activity",
+            "activityType": "a2ui-surface",
+            "content": {"a2ui_operations": ops},
+        }
+        history = {
+            "type": "MESSAGES_SNAPSHOT",
+            "messages": [{"id": "a", "role": "assistant", "content": "hi"}, activity],
+        }
+        assert self._final([history], b"7") == {"a2ui:s": '{"$type":"Markdown","value":"Infinity"}'}

@@ -26,11 +26,11 @@ from typing import Any, NamedTuple
 import immutables
 import msgspec
 
-from a2ui_stream._wire.numbers import js_number
+from a2ui_stream._wire.numbers import JsDecoder
 
 __all__ = ["Scan", "Tail", "advance", "watch"]
 
-_JSON = msgspec.json.Decoder(float_hook=js_number)
+_JSON = JsDecoder()
 #: The top-level keys whose first string value is read.
 _STRINGS = frozenset({b"surfaceId", b"catalogId"})
 

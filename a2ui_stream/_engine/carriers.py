@@ -81,7 +81,7 @@ from a2ui_stream._wire.convention import (
     SCHEMA_CONTEXT_DESCRIPTION,
 )
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
-from a2ui_stream._wire.numbers import js_number, js_string
+from a2ui_stream._wire.numbers import JsDecoder, js_string
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -109,7 +109,7 @@ _EVERY_ITEM: Final = 100
 WRAPPER_TOOL_NAME: Final = "generate_a2ui"
 _MESSAGE_PREFIX: Final = "a2ui-surface-"
 
-_JSON = msgspec.json.Decoder(float_hook=js_number)
+_JSON = JsDecoder()
 _ENCODE = msgspec.json.Encoder().encode
 
 

@@ -30,7 +30,7 @@ from a2ui_stream._tree.patch import (
 )
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
-from a2ui_stream._wire.numbers import js_number
+from a2ui_stream._wire.numbers import JsDecoder
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -48,7 +48,7 @@ __all__ = [
 
 
 #: Content decodes as every A2UI message does: numbers read as JavaScript reads them.
-_JSON = msgspec.json.Decoder(float_hook=js_number)
+_JSON = JsDecoder()
 _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 #: Levels of content above a component's own object: the content, its operations, one
 #: operation, its payload, its components list.

@@ -29,7 +29,7 @@ from a2ui_stream._state.surface import ComponentChange, with_components
 from a2ui_stream._tree.pointer import PointerError, parse
 from a2ui_stream._wire.a2ui import UpdateComponents, plain_components
 from a2ui_stream._wire.frozen import DICTS, LISTS, FrozenDict, FrozenList, freeze
-from a2ui_stream._wire.numbers import js_number
+from a2ui_stream._wire.numbers import JsDecoder
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -58,7 +58,7 @@ _ENTRY_DEPTH = 5
 _CHILDREN_END = ("children", "-")
 _ID = attrgetter("id")
 _RAW = msgspec.Raw
-_JSON = msgspec.json.Decoder(float_hook=js_number)
+_JSON = JsDecoder()
 
 
 class Edit(NamedTuple):

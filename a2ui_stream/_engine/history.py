@@ -45,7 +45,7 @@ from a2ui_stream._wire.a2ui import Operation, normalize_message
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.keys import camel_message, dumped
-from a2ui_stream._wire.numbers import js_number
+from a2ui_stream._wire.numbers import JsDecoder
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -222,7 +222,7 @@ def _apply(
     return surfaces
 
 
-_CONTENT = msgspec.json.Decoder(float_hook=js_number)
+_CONTENT = JsDecoder()
 
 
 def _operations(content: bytes) -> list[Any] | None:

@@ -20,14 +20,14 @@ from typing import Any, Final
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from a2ui_stream._wire.numbers import js_number, js_string
+from a2ui_stream._wire.numbers import JsDecoder, js_string
 
 __all__ = ["MAX_ATTEMPTS", "operations", "parts_text", "recovery_failure", "surface_of"]
 
 #: Render attempts the toolkit allows (``MAX_A2UI_ATTEMPTS``).
 MAX_ATTEMPTS: Final = 3
 _RECOVERY_EXHAUSTED: Final = "a2ui_recovery_exhausted"
-_JSON = msgspec.json.Decoder(float_hook=js_number)
+_JSON = JsDecoder()
 
 
 class _Envelope(msgspec.Struct):

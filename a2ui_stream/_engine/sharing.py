@@ -29,7 +29,7 @@ from a2ui_stream._tree.patch import DataChange, replaced_paths
 from a2ui_stream._tree.share import share, share_text
 from a2ui_stream._wire.a2ui import UpdateDataModel, decode_operation
 from a2ui_stream._wire.frozen import DICTS, LISTS, FrozenDict, freeze
-from a2ui_stream._wire.numbers import js_number
+from a2ui_stream._wire.numbers import JsDecoder
 from a2ui_stream._wire.writes import data_value_text, decode_data_write
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ _RAW = msgspec.Raw
 Checkpoint: TypeAlias = "tuple[int, Surfaces]"
 """A bucket's surfaces after its first ``count`` operations."""
 #: Data values decode as every A2UI message does: numbers read as JavaScript reads them.
-_VALUE = msgspec.json.Decoder(float_hook=js_number)
+_VALUE = JsDecoder()
 #: Tokens of ``/a2ui_operations/<i>/updateDataModel/value``, where data values start.
 _VALUE_DEPTH = 4
 _DATA_WRITE = "updateDataModel"

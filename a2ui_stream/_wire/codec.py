@@ -52,7 +52,7 @@ from a2ui_stream._wire.fields import (
 from a2ui_stream._wire.framing import Format, Frame, Framer
 from a2ui_stream._wire.keys import camel_keys
 from a2ui_stream._wire.limits import Limits
-from a2ui_stream._wire.numbers import js_number
+from a2ui_stream._wire.numbers import js_number, past_python_ints, too_long_for_python
 from a2ui_stream.errors import UsageError
 
 __all__ = [
@@ -329,8 +329,11 @@ def _decode_checked(
             )
     try:
         event: Event = _FAST.decode(payload)
-    except msgspec.ValidationError:
-        pass
+    except msgspec.ValidationError as error:
+        # JSON.parse reads an integer too long for Python as an infinity: so do we.
+        rewritten = past_python_ints(payload) if too_long_for_python(error) else payload
+        if rewritten != payload:
+            return _decode_checked(rewritten, line, offset, found)
     except msgspec.DecodeError as error:
         reason, path = _not_json(error, payload)
         return _bad(

@@ -30,7 +30,7 @@ from msgspec.structs import astuple
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.frozen import DICTS
-from a2ui_stream._wire.numbers import js_number
+from a2ui_stream._wire.numbers import JsDecoder
 from a2ui_stream._wire.problems import no_surface, problem
 
 __all__ = [
@@ -169,8 +169,8 @@ Opened: TypeAlias = tuple[str, Wire, str, list[Diagnostic]]
 holds the unknown or foreign fields that were ignored.
 """
 
-_ENVELOPE_DECODER = msgspec.json.Decoder(_Envelope, float_hook=js_number)
-_ANY_DECODER = msgspec.json.Decoder(float_hook=js_number)
+_ENVELOPE_DECODER = JsDecoder(_Envelope)
+_ANY_DECODER = JsDecoder()
 
 #: Wire key -> payload type.
 _PAYLOAD_TYPES: dict[str, type[Wire]] = {

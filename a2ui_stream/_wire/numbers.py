@@ -24,12 +24,15 @@ import msgspec
 
 __all__ = [
     "MAX_SAFE_INTEGER",
+    "JsDecoder",
     "JsonEncoder",
     "as_double",
     "encode_json",
     "js_number",
     "js_string",
     "number_text",
+    "past_python_ints",
+    "too_long_for_python",
 ]
 
 #: Largest integer a JavaScript number holds exactly (``Number.MAX_SAFE_INTEGER``).
@@ -58,6 +61,69 @@ def js_number(text: str) -> int | float:
     if value.is_integer() and -1e21 < value < 1e21 and (value or text[0] != "-"):
         return int(value)  # exactly the double
     return value
+
+
+#: How msgspec refuses an integer longer than Python converts (``sys.int_info``: 4,300
+#: digits; converting one costs the square of its length, which is why Python refuses).
+_TOO_LONG: Final = "Integer value out of range"
+#: A JSON string (skipped whole), or an integer literal of more digits than that: not a
+#: fraction's or an exponent's digits, and not followed by a fraction or an exponent.
+_LONG_INTEGER: Final = re.compile(
+    rb'"(?:[^"\\]|\\.)*"|(?<![0-9.eE+\-])(-?)[0-9]{4301,}(?![0-9.eE])'
+)
+
+
+def past_python_ints(data: bytes) -> bytes:
+    """``data`` with each integer literal too long for Python written as ``1e400``.
+
+    Such an integer (4,301 digits or more) is far past a double's range, so it is the
+    infinity ``JSON.parse`` reads, as ``1e400`` is (:func:`js_number`); written so, it
+    decodes in time linear in its length, where Python refuses to convert it.
+    """
+    return _LONG_INTEGER.sub(_as_infinity, data)
+
+
+def _as_infinity(found: re.Match[bytes]) -> bytes:
+    text = found.group(0)
+    return text if text[:1] == b'"' else found.group(1) + b"1e400"
+
+
+def too_long_for_python(error: msgspec.ValidationError) -> bool:
+    """Whether msgspec refused a document for an integer longer than Python converts."""
+    return str(error).startswith(_TOO_LONG)
+
+
+class JsDecoder:
+    """A decoder of free-form JSON that reads numbers as JavaScript does.
+
+    :func:`js_number` reads fractions and exponents; an integer too long for Python is
+    read as the infinity it is (:func:`past_python_ints`), where msgspec alone refuses
+    the whole document ("Integer value out of range"): an operation, a patch or a
+    history that a JavaScript client applies would be dropped. The common case costs
+    one call more than msgspec's decoder; the rewrite only follows a refusal.
+
+    Args:
+        type: what to decode into, as for ``msgspec.json.Decoder``.
+    """
+
+    __slots__ = ("_decode",)
+
+    def __init__(self, type: Any = Any) -> None:  # noqa: A002 - msgspec's own name
+        self._decode = msgspec.json.Decoder(type, float_hook=js_number).decode
+
+    def decode(self, data: bytes | bytearray | memoryview | str) -> Any:
+        """Decode ``data`` (as ``msgspec.json.Decoder.decode``; ``msgspec.Raw`` too)."""
+        try:
+            return self._decode(data)
+        except msgspec.ValidationError as refused:
+            if not too_long_for_python(refused):
+                raise
+            error = refused
+        text = data.encode() if isinstance(data, str) else bytes(data)
+        rewritten = past_python_ints(text)
+        if rewritten == text:  # the integer was not found where the rewrite looks
+            raise error
+        return self._decode(rewritten)
 
 
 _INFINITIES = (float("inf"), float("-inf"))
