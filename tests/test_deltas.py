@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from invariants import conversion_problems
 
 from a2ui_stream import events as ev
+from a2ui_stream._engine import buckets as buckets_module
 from a2ui_stream._engine import reducer as reducer_module
 from a2ui_stream._engine.content import content_depth
 from a2ui_stream._engine.deltas import Edit, component_edits, untouched_operations
@@ -468,3 +469,164 @@ class TestForeignDigits:
         assert "not an array index" in diagnostics[0].message
         assert len(diffs) == 1  # the snapshot's; the delta changed nothing
         assert _parts(state)[0]["children"][0]["value"] == "old"
+
+
+def _surface_ops(rng: random.Random, sid: str) -> list[dict[str, Any]]:
+    """One surface of a many-surface message: created, drawn, and given data."""
+    comps = [
+        {"id": "root", "component": "Column", "children": ["t", "l", "b"]},
+        {"id": "t", "component": "Text", "text": {"path": "/v"}},
+        {"id": "l", "component": "List", "children": {"componentId": "i", "path": "/items"}},
+        {"id": "i", "component": "Text", "text": {"path": "name"}},
+        {
+            "id": "b",
+            "component": "Button",
+            "label": "go",
+            "action": {"name": "go", "context": {"v": {"path": "/v"}}},
+        },
+    ]
+    data = {
+        "v": rng.choice(["a", 1, None]),
+        "items": [{"name": f"n{j}"} for j in range(rng.randrange(4))],
+    }
+    ops = [
+        {"version": "v0.9", "createSurface": {"surfaceId": sid, "catalogId": "c"}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": sid, "components": comps}},
+        {"version": "v0.9", "updateDataModel": {"surfaceId": sid, "path": "/", "value": data}},
+    ]
+    if rng.random() < 0.3:  # a later write at a path
+        ops.append(
+            {
+                "version": "v0.9",
+                "updateDataModel": {"surfaceId": sid, "path": "/v", "value": "later"},
+            }
+        )
+    if rng.random() < 0.1:  # an operation with something to report
+        ops.append(
+            {"version": "v0.9", "updateDataModel": {"surfaceId": sid, "path": "v", "value": 1}}
+        )
+    return ops
+
+
+def _many_surface_deltas(
+    rng: random.Random, count: int
+) -> tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]:
+    sids = [f"s{n}" for n in range(rng.randint(2, 30))]
+    ops = [op for sid in sids for op in _surface_ops(rng, sid)]
+    if rng.random() < 0.3:  # a surface deleted and created again later
+        sid = rng.choice(sids)
+        ops += [{"version": "v0.9", "deleteSurface": {"surfaceId": sid}}, *_surface_ops(rng, sid)]
+    if rng.random() < 0.1:  # out of order: writes before their surface is created
+        rng.shuffle(ops)
+    writes = [i for i, op in enumerate(ops) if "updateDataModel" in op]
+    patches: list[list[dict[str, Any]]] = []
+    for _ in range(count):
+        index = rng.choice(writes)
+        base = f"/a2ui_operations/{index}/updateDataModel"
+        kind = rng.random()
+        patch: list[dict[str, Any]]
+        if kind < 0.5 and ops[index]["updateDataModel"]["path"] == "/":
+            patch = [
+                {
+                    "op": "replace",
+                    "path": f"{base}/value/v",
+                    "value": rng.choice(["x", 2, {"o": 1}, None]),
+                }
+            ]
+        elif kind < 0.7:
+            patch = [
+                {
+                    "op": "replace",
+                    "path": f"{base}/value",
+                    "value": rng.choice(["y", {"v": "z"}, [1]]),
+                }
+            ]
+        elif kind < 0.8:  # another operation's too: the general path
+            other = rng.choice(writes)
+            patch = [
+                {"op": "replace", "path": f"{base}/value", "value": "p"},
+                {
+                    "op": "replace",
+                    "path": f"/a2ui_operations/{other}/updateDataModel/value",
+                    "value": "q",
+                },
+            ]
+        elif kind < 0.9:  # its surfaceId: another surface's now
+            patch = [{"op": "replace", "path": f"{base}/surfaceId", "value": rng.choice(sids)}]
+        else:
+            patch = [
+                {"op": "replace", "path": f"{base}/path", "value": rng.choice(["/v", "/", "bad"])}
+            ]
+        patches.append(patch)
+    return ops, patches
+
+
+class TestOneSurfaceRebuilt:
+    """A delta rewriting one surface's data replays that surface alone (found by an input
+    probe: N one-value deltas on a message of N surfaces cost N cubed), as the whole
+    replay would: the same diffs, parts and diagnostics (each at least once)."""
+
+    @staticmethod
+    def _run(
+        events: Sequence[ev.Event], limits: Limits
+    ) -> tuple[bytes, bytes, set[tuple[str, str]]]:
+        state, diffs, diagnostics = Reducer(limits=limits).reduce_all(events)
+        assert conversion_problems(state, limits) == []
+        patches = [diff.patch() for diff in diffs]
+        return (
+            _ENCODE([msgspec.to_builtins(diff) for diff in diffs]) + _ENCODE(patches),
+            _ENCODE(_parts(state)),
+            {(d.code, d.message) for d in diagnostics},
+        )
+
+    @settings(max_examples=80, deadline=None)
+    @given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=1, max_value=30))
+    def test_as_the_whole_replay(self, seed: int, count: int) -> None:
+        rng = random.Random(seed)
+        ops, patches = _many_surface_deltas(rng, count)
+        snapshot = ev.ActivitySnapshot.of(
+            message_id="m",
+            activity_type="a2ui-surface",
+            content={"a2ui_operations": ops},
+            replace=True,
+        )
+        events: list[ev.Event] = [snapshot, *map(_delta, patches)]
+        limits = Limits(
+            max_live_surfaces=rng.choice([3, 10_000]), max_data_model_bytes=rng.choice([60, 10**6])
+        )
+        alone = self._run(events, limits)
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(buckets_module, "_one_surface_rebuilt", lambda *_args: None)
+            whole = self._run(events, limits)
+        assert alone == whole
+
+    def test_the_path_is_taken(self) -> None:
+        """Past the first delta, the other surfaces keep their very objects."""
+        rng = random.Random(5)
+        ops = [op for n in range(80) for op in _surface_ops(rng, f"s{n}")[:3]]
+        first = 3 * 70 + 2
+        deltas = [
+            [
+                {
+                    "op": "replace",
+                    "path": f"/a2ui_operations/{first}/updateDataModel/value/v",
+                    "value": v,
+                }
+            ]
+            for v in "xyz"
+        ]
+        snapshot = ev.ActivitySnapshot.of(
+            message_id="m",
+            activity_type="a2ui-surface",
+            content={"a2ui_operations": ops},
+            replace=True,
+        )
+        reducer = Reducer()
+        state = reducer.reduce_all([snapshot, _delta(deltas[0])]).state
+        before = state.current.buckets["m"].surfaces  # type: ignore[union-attr]
+        for patch in deltas[1:]:
+            state = reducer.reduce(state, _delta(patch))[0]
+        after = state.current.buckets["m"].surfaces  # type: ignore[union-attr]
+        assert [sid for sid in after if after[sid] is not before[sid]] == ["s70"]
+        model: Any = before["s70"].data_model
+        assert after["s70"].data_model == {**model, "v": "z"}

@@ -104,6 +104,8 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True, gc=False):
             that decoded and applied with nothing to report and name each component
             id once; a later delta that only edits or appends their entries is applied
             by what it changed (:mod:`a2ui_stream._engine.deltas`).
+        targets: per operation, the surfaceId it names (``None`` for none), once a
+            delta that changed one surface's data needed them; empty until then.
     """
 
     message_id: str
@@ -115,6 +117,7 @@ class Bucket(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     content_bytes: bytes | None = None
     written: Mapping[int, tuple[JSON, msgspec.Raw | None, int]] = msgspec.field(default=_NO_ENTRIES)
     upserts: frozenset[int] = frozenset()
+    targets: tuple[str | None, ...] = ()
 
 
 class Part(msgspec.Struct, frozen=True, kw_only=True, gc=False):
