@@ -290,7 +290,8 @@ def _placed_alone(  # noqa: PLR0917 - rebuild_bucket's state, passed on whole
     """:func:`rebuild_bucket` after a delta that rewrote one surface's data, or ``None``."""
     state, run, previous, diagnostics = where
     keys, documents, edits, shared = delta
-    if documents is None or edits is not None:
+    # With one surface there is nothing to skip, and the general path is the cheaper.
+    if documents is None or edits is not None or len(previous.surfaces) < 2:
         return None
     key = previous.message_id
     local = _one_surface_rebuilt(previous, keys, shared, restarted, known, context, key)
@@ -322,12 +323,15 @@ def _target(document: Any) -> tuple[str, str] | None:
     """An operation document's kind and surfaceId, when it has exactly one of each."""
     if type(document) not in DICTS:
         return None
-    kinds = [name for name in document if name != "version"]
-    if len(kinds) != 1:
-        return None
-    payload: Any = document[kinds[0]]
+    kind = None
+    for name in document:  # a loop: a comprehension is a call of its own (3.11)
+        if name != "version":
+            if kind is not None:
+                return None
+            kind = name
+    payload: Any = document[kind] if kind is not None else None
     surface_id = payload.get("surfaceId") if type(payload) in DICTS else None
-    return (kinds[0], surface_id) if type(surface_id) is str else None
+    return (kind, surface_id) if kind is not None and type(surface_id) is str else None
 
 
 def _one_surface_rebuilt(  # noqa: PLR0917 - rebuild_bucket's state, passed on whole
