@@ -54,10 +54,13 @@ def _reordered(mapping: Mapping[str, Any]) -> list[str] | None:
     """``mapping``'s keys in JavaScript's order, or ``None`` when they are in it already."""
     if not any(map(str.isdigit, map(_FIRST, mapping))):  # in C: no key starts with a digit
         return None
-    indexes = sorted((key for key in mapping if is_array_index(key)), key=_index_key)
+    indexes: list[str] = []
+    names: list[str] = []
+    for key in mapping:
+        (indexes if is_array_index(key) else names).append(key)
     if not indexes:
         return None
-    keys = [*indexes, *(key for key in mapping if not is_array_index(key))]
+    keys = [*sorted(indexes, key=_index_key), *names]
     return None if keys == list(mapping) else keys
 
 

@@ -66,19 +66,19 @@ def js_number(text: str) -> int | float:
 #: How msgspec refuses an integer longer than Python converts (``sys.int_info``: 4,300
 #: digits; converting one costs the square of its length, which is why Python refuses).
 _TOO_LONG: Final = "Integer value out of range"
-#: A JSON string (skipped whole), or an integer literal of more digits than that: not a
-#: fraction's or an exponent's digits, and not followed by a fraction or an exponent.
-_LONG_INTEGER: Final = re.compile(
-    rb'"(?:[^"\\]|\\.)*"|(?<![0-9.eE+\-])(-?)[0-9]{4301,}(?![0-9.eE])'
-)
+#: A JSON string (skipped whole), or an integer literal of 310 digits or more: at least
+#: 1e309, past a double's range whatever Python's own limit is set to; not a fraction's
+#: or an exponent's digits, and not followed by a fraction or an exponent.
+_LONG_INTEGER: Final = re.compile(rb'"(?:[^"\\]|\\.)*"|(?<![0-9.eE+\-])(-?)[0-9]{310,}(?![0-9.eE])')
 
 
 def past_python_ints(data: bytes) -> bytes:
-    """``data`` with each integer literal too long for Python written as ``1e400``.
+    """``data`` with each integer literal past a double's range written as ``1e400``.
 
-    Such an integer (4,301 digits or more) is far past a double's range, so it is the
-    infinity ``JSON.parse`` reads, as ``1e400`` is (:func:`js_number`); written so, it
-    decodes in time linear in its length, where Python refuses to convert it.
+    Such an integer (310 digits or more; Python refuses to convert more than 4,300 by
+    default) is the infinity ``JSON.parse`` reads, as ``1e400`` is (:func:`js_number`);
+    written so, it decodes in time linear in its length. Called only after msgspec
+    refused a document, so the integers it would read exactly are rewritten only then.
     """
     return _LONG_INTEGER.sub(_as_infinity, data)
 
