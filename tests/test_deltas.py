@@ -123,6 +123,15 @@ class TestComponentEdits:
                 1: Edit(frozenset({0}), 2, 2, frozenset())
             }
 
+    def test_moves_and_copies_inside_entries(self) -> None:
+        """A move changes the entries it takes from and writes into; a copy only the latter."""
+        content = {"a2ui_operations": [create("s"), components("s", _root(), _root(), _root())]}
+        move = {"op": "move", "from": f"{_LIST}/0/children/0", "path": f"{_LIST}/1/children/-"}
+        copy = {"op": "copy", "from": f"{_LIST}/0/children", "path": f"{_LIST}/2/children"}
+        taken = {"op": "copy", "from": "/a2ui_operations/0/createSurface", "path": f"{_LIST}/2/x"}
+        assert component_edits(content, [move]) == {1: Edit(frozenset({0, 1}), 3, 3)}
+        assert component_edits(content, [copy, taken]) == {1: Edit(frozenset({2}), 3, 3)}
+
     @pytest.mark.parametrize(
         "operation",
         [
@@ -131,6 +140,8 @@ class TestComponentEdits:
             {"op": "replace", "path": _LIST, "value": []},
             {"op": "replace", "path": "/a2ui_operations/1", "value": {}},
             {"op": "move", "from": f"{_LIST}/0", "path": f"{_LIST}/1"},
+            {"op": "copy", "from": f"{_LIST}/0", "path": f"{_LIST}/-"},
+            {"op": "move", "from": "/a2ui_operations/0/createSurface", "path": f"{_LIST}/0/x"},
             {"op": "replace", "path": f"{_LIST}/01/id", "value": "x"},
             {"op": "replace", "path": f"{_LIST}/9/id", "value": "x"},
             {"op": "replace", "path": "/a2ui_operations/0/createSurface/surfaceId", "value": "x"},
@@ -228,7 +239,7 @@ class TestFastPathMatchesReplay:
 def _random_patch(
     rng: random.Random, step: int, length: int, ids: list[str]
 ) -> list[dict[str, Any]]:
-    choice = rng.randrange(8)
+    choice = rng.randrange(10)
     new = f"n{step}"
     if choice == 0:  # append a new component and reference it
         ids.append(new)
@@ -264,6 +275,28 @@ def _random_patch(
             *_append(new),
             {"op": "add", "path": f"{_LIST}/{length}/children", "value": ["root"]},
         ]
+    if choice == 7:  # reorder the root's children, or move a reference into another entry
+        place = rng.choice(["0/children/-", "0/children/-", f"{rng.randrange(length)}/text"])
+        return [
+            {"op": "add", "path": f"{_LIST}/0/children/-", "value": rng.choice(ids)},
+            {"op": "move", "from": f"{_LIST}/0/children/0", "path": f"{_LIST}/{place}"},
+        ]
+    if choice == 8:  # copy the root's children into an entry, or a reference onto them
+        position = rng.randrange(length)
+        return (
+            [
+                {
+                    "op": "copy",
+                    "from": f"{_LIST}/0/children",
+                    "path": f"{_LIST}/{position}/children",
+                }
+            ]
+            if rng.random() < 0.5
+            else [
+                {"op": "add", "path": f"{_LIST}/0/children/-", "value": rng.choice(ids)},
+                {"op": "copy", "from": f"{_LIST}/0/children/0", "path": f"{_LIST}/0/children/-"},
+            ]
+        )
     return [
         {
             "op": "replace",

@@ -88,7 +88,7 @@ def component_edits(content: Any, patch: Sequence[Any]) -> dict[int, Edit] | Non
     Returns:
         By operation index, the :class:`Edit` of its ``updateComponents`` list; ``None``
         when some operation of the patch does anything else (replaces a list or an
-        operation, inserts or removes an entry, moves or copies).
+        operation, inserts or removes an entry, moves or copies a whole entry).
     """
     operations: Any = content.get(OPERATIONS_KEY) if type(content) in DICTS else None
     if type(operations) not in LISTS:
@@ -99,42 +99,17 @@ def component_edits(content: Any, patch: Sequence[Any]) -> dict[int, Edit] | Non
         name = operation.get("op")
         if name == "test":
             continue
-        try:
-            tokens = parse(operation.get("path"))
-        except (PointerError, TypeError):
+        written = [operation.get("path")]
+        if name == "move":  # what it takes out of an entry changes that entry too
+            written.append(operation.get("from"))
+        elif name not in {"add", "replace", "remove", "copy"}:
             return None
-        if (
-            name not in {"add", "replace", "remove"}
-            or len(tokens) < _ENTRY_DEPTH
-            or tokens[0] != OPERATIONS_KEY
-            or tokens[2] != _KEY
-            or tokens[3] != _COMPONENTS
-        ):
-            return None
-        index = _position(tokens[1])
-        if index is None or index >= len(operations):
-            return None
-        if index not in found:
-            length = _length(operations[index])
-            if length is None:
+        for pointer in written:
+            # A move or copy changes entries only where it writes inside one: one that
+            # moves or copies a whole entry shifts the entries after it.
+            inside = name in {"move", "copy"}
+            if not _edited(operations, found, other, name, pointer, inside=inside):
                 return None
-            found[index] = (set(), length, length)
-        changed, old_length, length = found[index]
-        token = tokens[4]
-        if len(tokens) == _ENTRY_DEPTH and name == "add":
-            if token not in {"-", str(length)}:
-                return None  # an insertion shifts the entries after it
-            found[index] = (changed, old_length, length + 1)
-            continue
-        if len(tokens) == _ENTRY_DEPTH and name == "remove":
-            return None
-        position = _position(token)
-        if position is None or position >= length:
-            return None
-        if position < old_length:
-            changed.add(position)
-            if not _appends_children(name, tokens):
-                other.add((index, position))
     return {
         index: Edit(
             frozenset(changed),
@@ -144,6 +119,60 @@ def component_edits(content: Any, patch: Sequence[Any]) -> dict[int, Edit] | Non
         )
         for index, (changed, old_length, length) in found.items()
     }
+
+
+def _edited(
+    operations: Any,
+    found: dict[int, tuple[set[int], int, int]],
+    other: set[tuple[int, int]],
+    name: object,
+    pointer: object,
+    *,
+    inside: bool,
+) -> bool:
+    """Record in ``found`` what one pointer a patch writes did to a component list.
+
+    ``found`` holds, by operation index, the entries changed, the list's old length and
+    its length so far; ``other`` the entries edited past appending to their children.
+    ``inside``: the pointer must name a place inside an entry. ``False`` when the
+    pointer does anything an :class:`Edit` cannot say.
+    """
+    try:
+        tokens = parse(pointer)
+    except (PointerError, TypeError):
+        return False
+    if (
+        len(tokens) < (_ENTRY_DEPTH + 1 if inside else _ENTRY_DEPTH)
+        or tokens[0] != OPERATIONS_KEY
+        or tokens[2] != _KEY
+        or tokens[3] != _COMPONENTS
+    ):
+        return False
+    index = _position(tokens[1])
+    if index is None or index >= len(operations):
+        return False
+    if index not in found:
+        length = _length(operations[index])
+        if length is None:
+            return False
+        found[index] = (set(), length, length)
+    changed, old_length, length = found[index]
+    token = tokens[4]
+    if len(tokens) == _ENTRY_DEPTH and name == "add":
+        if token not in {"-", str(length)}:
+            return False  # an insertion shifts the entries after it
+        found[index] = (changed, old_length, length + 1)
+        return True
+    if len(tokens) == _ENTRY_DEPTH and name == "remove":
+        return False
+    position = _position(token)
+    if position is None or position >= length:
+        return False
+    if position < old_length:
+        changed.add(position)
+        if not _appends_children(name, tokens):
+            other.add((index, position))
+    return True
 
 
 def _appends_children(name: object, tokens: Sequence[str]) -> bool:
