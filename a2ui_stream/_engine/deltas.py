@@ -126,7 +126,7 @@ def _edited(
     found: dict[int, tuple[set[int], int, int]],
     other: set[tuple[int, int]],
     name: object,
-    pointer: object,
+    pointer: Any,
     *,
     inside: bool,
 ) -> bool:
