@@ -14,6 +14,7 @@ from stream_cases import LIFECYCLE, RECORDING, line, run_started, snapshot, to_s
 
 from a2ui_stream._engine.threads import (
     ENVELOPE_INVALID,
+    MAX_SEQ,
     Keyed,
     ThreadFold,
     envelope_line,
@@ -188,6 +189,10 @@ class TestEnvelope:
         carried.feed([keyed.event])
         assert carried.result() == direct.result()
 
+    def test_the_largest_seq_is_kept(self) -> None:
+        keyed = key_envelope(b'{"threadId":"t","seq":9007199254740991,"event":{}}')
+        assert keyed == Keyed("t", MAX_SEQ, b"{}")
+
     def test_a_string_event_is_its_text(self) -> None:
         keyed = key_envelope(b'{"threadId":"t","seq":0,"event":"{\\"type\\":"}')
         assert keyed == Keyed("t", 0, b'{"type":')
@@ -200,6 +205,11 @@ class TestEnvelope:
             b'{"threadId":"","seq":0,"event":{}}',
             b'{"threadId":"t","seq":-1,"event":{}}',
             b'{"threadId":3,"seq":0,"event":{}}',
+            # Past what every JSON reader and an engine's 64-bit coder hold.
+            b'{"threadId":"t","seq":9007199254740992,"event":{}}',
+            b'{"threadId":"t","seq":18446744073709551616,"event":{}}',
+            b'{"threadId":"t","seq":100000000000000000000000,"event":{}}',
+            b'{"threadId":"t","seq":1e23,"event":{}}',
         ],
     )
     def test_a_bad_envelope_is_a_diagnostic(self, bad: bytes) -> None:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENVELOPE_INVALID",
+    "MAX_SEQ",
     "FinalPart",
     "FinalRun",
     "Keyed",
@@ -51,6 +52,11 @@ __all__ = [
     "key_envelope",
     "thread_name",
 ]
+
+#: The largest ``seq`` an envelope may carry: the largest integer every JSON reader
+#: holds exactly (2**53 - 1), far inside the signed 64 bits an engine's coder takes, so
+#: a position, and a count of missing positions, survives every hop.
+MAX_SEQ = 2**53 - 1
 
 #: Diagnostic code of an interleaved-log line that is not an envelope.
 ENVELOPE_INVALID = Code.ARCHIVE_ENVELOPE_INVALID
@@ -74,7 +80,7 @@ class _Envelope(msgspec.Struct, frozen=True):
     """An interleaved-log line as written: the event stays undecoded."""
 
     threadId: Annotated[str, msgspec.Meta(min_length=1)]  # noqa: N815 - the wire name
-    seq: Annotated[int, msgspec.Meta(ge=0)]
+    seq: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
     event: msgspec.Raw
 
 
