@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import cli_crash
@@ -21,7 +22,6 @@ from a2ui_stream._tree.patch import apply_patch
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
 DIFF_KEYS = ["seq", "runId", "messageId", "surfaceId", "op", "toolCallId", "toolName"]
 RUN_KEYS = ["runId", "threadId", "parts"]
@@ -685,3 +685,80 @@ class TestIoErrors:
         # Every logged event's diffs were printed before the next event was logged.
         assert printed == whole
         assert printed
+
+    @pytest.mark.parametrize(
+        ("closing", "argv", "named"),
+        [
+            ("<&-", ["process", "-"], "<stdin>"),
+            ("<&-", ["inspect", "-"], "<stdin>"),
+            ("<&-", ["render", "-"], "<stdin>"),
+            (">&-", ["process", str(cases.RECORDING_PATH)], "<stdout>"),
+            (">&-", ["inspect", str(cases.RECORDING_PATH)], "<stdout>"),
+            (">&-", ["inspect", "--tree", str(cases.RECORDING_PATH)], "<stdout>"),
+            (">&-", ["--version"], "<stdout>"),
+        ],
+    )
+    def test_a_closed_standard_stream_is_named(
+        self, closing: str, argv: list[str], named: str
+    ) -> None:
+        """A stream the shell closed is refused like a file that cannot be used."""
+        completed = subprocess.run(  # noqa: S603 - bash runs our own console script
+            ["bash", "-c", f'exec "$@" {closing}', "-", str(CONSOLE_SCRIPT), *argv],  # noqa: S607
+            capture_output=closing == "<&-",
+            stderr=subprocess.PIPE if closing == ">&-" else None,
+            check=False,
+            timeout=60,
+        )
+        assert completed.returncode == 2
+        assert named.encode() in completed.stderr
+        assert b"Traceback" not in completed.stderr
+
+    def test_a_closed_stream_is_refused_before_the_log_is_written(self, tmp_path: Path) -> None:
+        log = tmp_path / "events.log"
+        argv = ["process", "--log", str(log), str(cases.RECORDING_PATH)]
+        completed = subprocess.run(  # noqa: S603 - bash runs our own console script
+            ["bash", "-c", 'exec "$@" >&-', "-", str(CONSOLE_SCRIPT), *argv],  # noqa: S607
+            stderr=subprocess.PIPE,
+            check=False,
+            timeout=60,
+        )
+        assert (completed.returncode, b"<stdout>" in completed.stderr) == (2, True)
+        assert not log.exists()
+
+    def test_a_closed_error_stream_leaves_the_run_as_it_is(self) -> None:
+        """With stderr closed nothing can be said, but the output and exit code stand."""
+        expected = processor_json(cases.RECORDING)  # a line that is no event drops only itself
+        for data, code in ((cases.RECORDING, 0), (b"oops\n" + cases.RECORDING, 1)):
+            completed = subprocess.run(  # noqa: S603 - bash runs our own console script
+                ["bash", "-c", 'exec "$@" 2>&-', "-", str(CONSOLE_SCRIPT), "process"],  # noqa: S607
+                input=data,
+                stdout=subprocess.PIPE,
+                check=False,
+                timeout=60,
+            )
+            assert completed.returncode == code
+            printed = [json.loads(line) for line in completed.stdout.splitlines()]
+            assert printed == expected
+
+    @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+    @pytest.mark.parametrize(
+        ("argv", "named"),
+        [
+            (["inspect", str(cases.RECORDING_PATH)], "<stdout>"),
+            (["inspect", "--tree", str(cases.RECORDING_PATH)], "<stdout>"),
+            (["render", str(cases.RECORDING_PATH)], "<stdout>"),
+            (["render", str(cases.RECORDING_PATH), "-o", "/dev/full"], "/dev/full"),
+            (["process", "--final", str(cases.RECORDING_PATH)], "<stdout>"),
+        ],
+    )
+    def test_a_full_disk_is_named(self, argv: list[str], named: str) -> None:
+        with open("/dev/full", "wb") as full:  # noqa: PTH123 - a device, not a path to build
+            completed = subprocess.run(  # noqa: S603 - our own console script
+                [str(CONSOLE_SCRIPT), *argv],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                check=False,
+                timeout=60,
+            )
+        assert completed.returncode == 2
+        assert f"path={named} reason='No space left on device'".encode() in completed.stderr

@@ -312,12 +312,16 @@ class TestRecording:
 
 class TestOutput:
     def test_output_file(self, cli: Callable[..., Result], tmp_path: Path) -> None:
-        """-o writes the page there (replacing a file whole), and nothing to stdout."""
+        """-o writes the page there (replacing a file whole), and nothing to stdout.
+
+        A clean run says nothing on stderr either; ``-v`` says where the page went.
+        """
         out = write(tmp_path, "out.html", "old")
         result = cli("render", cases.RECORDING_PATH, "-o", out)
-        assert (result.code, result.out) == (0, b"")
+        assert (result.code, result.out, result.err) == (0, b"", "")
         assert out.read_bytes() == cli("render", cases.RECORDING_PATH).out
         assert sorted(p.name for p in tmp_path.iterdir()) == ["out.html"]  # no temporary left
+        assert "wrote the page" in cli("render", "-v", cases.RECORDING_PATH, "-o", out).err
 
     def test_refuses_to_overwrite_the_input(
         self, cli: Callable[..., Result], tmp_path: Path

@@ -29,6 +29,7 @@ from a2ui_stream._engine.threads import envelope_line, find_thread, thread_name
 from a2ui_stream._shell import options
 from a2ui_stream._shell.pipeline import iter_file_chunks
 from a2ui_stream._shell.report import EXIT_BAD_INPUT, EXIT_OK
+from a2ui_stream._shell.stdio import write_out
 from a2ui_stream._wire.framing import Frame, Framer
 from a2ui_stream.errors import UsageError
 
@@ -157,7 +158,6 @@ def envelope(arguments: argparse.Namespace, reporter: Reporter) -> int:
     Raises:
         UsageError: a pattern matches no file.
     """
-    out = sys.stdout.buffer
     limit = options.limits(arguments).max_line_bytes
     buffer = bytearray()
     counts: dict[str, int] = {}
@@ -174,15 +174,14 @@ def envelope(arguments: argparse.Namespace, reporter: Reporter) -> int:
             buffer += b"\n"
             seq += 1
             if len(buffer) >= _FLUSH:
-                out.write(buffer)
+                write_out(buffer)
                 buffer.clear()
         counts[thread] = seq
         if problems:
             reporter.logger.warning("lines left out", path=path, count=len(problems))
             reporter(problems)
             rejected += len(problems)
-    out.write(buffer)
-    out.flush()
+    write_out(buffer)
     return reporter.finish(read=sum(counts.values()), rejected=rejected)
 
 
@@ -265,7 +264,7 @@ def batch(arguments: argparse.Namespace, reporter: Reporter) -> int:
         )
     with FileSystems.open(f"{out}/summary.json") as stream:
         summary = msgspec.json.decode(stream.read(), type=sums.Summary)
-    sys.stdout.write(render_summary(summary, out))
+    write_out(render_summary(summary, out))
     return EXIT_BAD_INPUT if summary.errors else EXIT_OK
 
 

@@ -39,6 +39,7 @@ from a2ui_stream._shell.report import (
     configure_logging,
 )
 from a2ui_stream._shell.resume import open_log, resumed_processor
+from a2ui_stream._shell.stdio import standard_streams, write_out
 from a2ui_stream._state.stream import RunState, StreamState
 from a2ui_stream._view.text import plural
 from a2ui_stream._wire import events as ev
@@ -216,12 +217,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         ``--strict`` stopped at one), 2 usage or I/O error, 130 interrupted (Ctrl-C);
         ``run`` adds its own (:data:`a2ui_stream._shell.live.EXIT_CODES`).
     """
+    with standard_streams():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     argv, passthrough = batch.split_passthrough(sys.argv[1:] if argv is None else argv)
     try:
         arguments = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
+    except OSError as error:  # --help or --version with standard output closed
+        sys.stderr.write(f"a2ui-stream: cannot use {error.filename}: {error.strerror}\n")
+        return EXIT_USAGE
     arguments.passthrough = passthrough
     configure_logging(arguments.log_format, verbose=arguments.verbose, stream=sys.stderr)
     logger = structlog.get_logger("a2ui-stream")
@@ -426,7 +435,7 @@ def _inspect(arguments: argparse.Namespace, reporter: Reporter) -> int:
             Reducer(limits=options.limits(arguments), **options.carriers(arguments)),
             reporter,
         )
-    sys.stdout.write(summary)
+    write_out(summary)
     reporter.hint(
         hint(head, framing=arguments.format, read=read, rejected=rejected, name=arguments.input)
     )

@@ -28,8 +28,9 @@ import msgspec
 
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell import options
-from a2ui_stream._shell.filelog import name_error
+from a2ui_stream._shell.filelog import naming
 from a2ui_stream._shell.pipeline import iter_file_chunks
+from a2ui_stream._shell.stdio import write_out
 from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE, StreamState
 from a2ui_stream._view.model import Card, Note, Page, Section, Step
 from a2ui_stream._view.text import page_text, plural
@@ -590,7 +591,11 @@ def _write_atomically(path: Path, data: bytes) -> None:
     that is no regular file (``/dev/null``, a FIFO, a terminal) cannot be replaced, and
     renaming over it would destroy it: it is written to as it is, as ``>`` would.
     """
-    path = Path(os.path.realpath(path))
+    with naming(path):  # a write on a descriptor names no file: a full disk would not say
+        _replace(Path(os.path.realpath(path)), data)
+
+
+def _replace(path: Path, data: bytes) -> None:
     if path.exists() and not path.is_file():
         with path.open("wb") as file:  # a directory fails here, naming itself
             file.write(data)
@@ -651,15 +656,10 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
     data = render_page(page).encode("utf-8", "replace")
     target = _target(arguments)
     if target is None:
-        try:
-            sys.stdout.buffer.write(data)
-            sys.stdout.buffer.flush()
-        except OSError as error:  # a full disk behind ``>``: say which file, as process does
-            name_error(error, "<stdout>")
-            raise
+        write_out(data)
     else:
         _write_atomically(target, data)
-        reporter.logger.info("wrote the page", path=str(target), bytes=len(data))
+        reporter.logger.debug("wrote the page", path=str(target), bytes=len(data))
         if arguments.open:
             webbrowser.open(target.resolve().as_uri())
     return _finish(collected, reporter, arguments)
@@ -677,6 +677,5 @@ def inspect_tree(arguments: argparse.Namespace, reporter: Reporter) -> int:
     """
     collected, title = _load(arguments, reporter, timeline=False)
     page = build_page(collected, title, range(len(collected.state.runs)), timeline=False)
-    sys.stdout.buffer.write(page_text(page).encode("utf-8", "replace"))
-    sys.stdout.buffer.flush()
+    write_out(page_text(page))
     return _finish(collected, reporter, arguments)

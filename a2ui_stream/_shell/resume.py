@@ -125,7 +125,7 @@ def resumed_processor(
                 output.diffs(reduction.diffs)
         if output is not None:
             output.flush()
-        reporter.logger.info("resuming from the log", path=str(log.path), events=len(log))
+        reporter.logger.debug("resuming from the log", path=str(log.path), events=len(log))
     return Processor(
         format=format,
         strict=strict,
