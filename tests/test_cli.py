@@ -443,6 +443,47 @@ class TestInspect:
         assert "throughput:" in text
         assert "events/s" in text
 
+    def test_an_agents_ids_are_shown_escaped(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """Ids and event types are an agent's text: no control reaches the terminal raw,
+        and none starts a line of its own."""
+        hostile = "x\x1b[2J\x1b]0;owned\x07\nfake line\u202e"
+        snapshot = {
+            "type": "ACTIVITY_SNAPSHOT",
+            "messageId": f"m{hostile}",
+            "activityType": "a2ui-surface",
+            "content": {
+                "a2ui_operations": [
+                    {
+                        "surfaceUpdate": {
+                            "surfaceId": f"s{hostile}",
+                            "components": [
+                                {
+                                    "id": "root",
+                                    "component": {"Text": {"text": {"literalString": "hi"}}},
+                                }
+                            ],
+                        }
+                    },
+                    {"beginRendering": {"surfaceId": f"s{hostile}", "root": "root"}},
+                ]
+            },
+        }
+        events = [
+            {"type": "RUN_STARTED", "threadId": f"t{hostile}", "runId": f"r{hostile}"},
+            snapshot,
+            {"type": f"CUSTOM_{hostile}"},
+        ]
+        result = cli("inspect", write("in.jsonl", b"".join(map(cases.line, events))))
+        text = result.out.decode()
+        assert not any(char in text for char in "\x1b\x07\u202e")
+        shown = r"x\x1b[2J\x1b]0;owned\x07\x0afake line\u202e"
+        assert f"  run r{shown} thread t{shown}: running, 1 part\n" in text
+        assert f"    surface s{shown}: 1 component, rendered\n" in text
+        assert f"  CUSTOM_{shown} " in text
+        assert not any(line.startswith("fake line") for line in text.splitlines())
+
     def test_removed_surfaces_and_bad_lines(
         self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
     ) -> None:

@@ -41,7 +41,7 @@ from a2ui_stream._shell.report import (
 from a2ui_stream._shell.resume import open_log, resumed_processor
 from a2ui_stream._shell.stdio import standard_streams, write_out
 from a2ui_stream._state.stream import RunState, StreamState
-from a2ui_stream._view.text import plural
+from a2ui_stream._view.text import plural, printable
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codec import EventDecoder
 from a2ui_stream._wire.codes import Code
@@ -511,19 +511,24 @@ def _render_summary(
     size: int,
     elapsed: float,
 ) -> str:
+    # Every id and event type is an agent's text: shown escaped, never raw, so a
+    # control in one can neither move the cursor nor start a line of its own.
     lines = [f"events: {state.seq:,} in {size:,} bytes"]
-    lines.extend(f"  {kind:<28} {count:>10,}" for kind, count in kinds.most_common())
+    lines.extend(f"  {printable(kind):<28} {count:>10,}" for kind, count in kinds.most_common())
     lines.append(f"runs: {len(state.runs)}")
     for index, run in enumerate(state.runs):
         lines.append(
-            f"  run {run.run_id or '(none)'} thread {run.thread_id or '(none)'}: "
+            f"  run {printable(run.run_id or '(none)')} "
+            f"thread {printable(run.thread_id or '(none)')}: "
             f"{run.status}{_error(run)}, {plural(len(run.parts), 'part')}"
         )
         for surface_id, count in surfaces.get(index, {}).items():
             shown = "rendered" if surface_id in run.parts else "not rendered"
-            lines.append(f"    surface {surface_id}: {plural(count, 'component')}, {shown}")
+            lines.append(
+                f"    surface {printable(surface_id)}: {plural(count, 'component')}, {shown}"
+            )
         for message_id, lifecycle in run.lifecycles.items():
-            lines.append(f"    message {message_id}: {lifecycle.phase}")
+            lines.append(f"    message {printable(message_id)}: {lifecycle.phase}")
     if state.history:
         restored = sum(len(entry.parts) for entry in state.history)
         lines.append(
@@ -531,8 +536,8 @@ def _render_summary(
             "(restored by MESSAGES_SNAPSHOT)"
         )
         lines.extend(
-            f"  message {entry.message_id}: "
-            + ", ".join(f"surface {part.surface_id}" for part in entry.parts)
+            f"  message {printable(entry.message_id)}: "
+            + ", ".join(f"surface {printable(part.surface_id)}" for part in entry.parts)
             for entry in state.history
         )
     lines.append(f"diagnostics: {sum(problems.values()):,}")
