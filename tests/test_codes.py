@@ -80,6 +80,7 @@ PINNED = frozenset(
         "line.too_long",
         "log.bad_event",
         "log.torn_tail",
+        "log.unterminated_tail",
         "op.bad_components",
         "op.bad_contents",
         "op.bad_data_model",

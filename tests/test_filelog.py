@@ -89,7 +89,8 @@ class TestFileFormat:
 TORN_TAILS = {
     "partial line": b'{"type":"TEXT_MESSAGE_CONT',
     "partial utf-8": '{"delta":"漢'.encode()[:-1],
-    "complete json without line feed": b'{"type":"RUN_FINISHED","threadId":"t","runId":"r"}',
+    "an event cut short": b'{"type":"RUN_FINISHED","threadId":"t","runId":"r"',
+    "json that is no event": b'{"delta":"x"}',
     "single byte": b"{",
     "long fragment": b'{"delta":"' + b"x" * 5000,
 }
@@ -154,6 +155,63 @@ class TestTornTail:
             assert log.recovered is not None
             assert log.recovered.offset == 18
         assert path.stat().st_size == 18
+
+
+class TestUnterminatedTail:
+    """A whole last event with no line feed was cut by another program, not torn: kept."""
+
+    LAST = b'{"type":"RUN_FINISHED","threadId":"t","runId":"r"}'
+
+    def test_a_writer_adds_the_line_feed(self, path: Path) -> None:
+        committed = b"".join(line + b"\n" for line in LINES)
+        path.write_bytes(committed + self.LAST)
+        with FileLog.open(path) as log:
+            assert list(log.read()) == [*enumerate(LINES), (3, self.LAST)]
+            diagnostic = log.recovered
+            assert diagnostic is not None
+            assert (diagnostic.code, diagnostic.severity) == (
+                "log.unterminated_tail",
+                Severity.WARNING,
+            )
+            assert (diagnostic.offset, diagnostic.seq, diagnostic.line) == (len(committed), 3, 4)
+            assert "added its line feed" in diagnostic.message
+            assert log.append(b"next") == 4
+        assert path.read_bytes() == committed + self.LAST + b"\nnext\n"
+
+    def test_a_file_of_one_event_keeps_it(self, path: Path) -> None:
+        path.write_bytes(self.LAST)
+        with FileLog.open(path, events_only=True) as log:
+            assert list(log.read()) == [(0, self.LAST)]
+        assert path.read_bytes() == self.LAST + b"\n"
+
+    def test_the_line_feed_is_synced(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        path.write_bytes(self.LAST)
+        synced = _count_syncs(monkeypatch)
+        FileLog.open(path).close()
+        assert synced == [1]
+
+    def test_read_only_reads_it_and_leaves_the_file(self, path: Path) -> None:
+        data = b"a\n" + self.LAST
+        path.write_bytes(data)
+        with FileLog.open(path, readonly=True) as log:
+            assert list(log.read()) == [(0, b"a"), (1, self.LAST)]
+            assert list(log.read(1)) == [(1, self.LAST)]
+            assert list(log.read(2)) == []
+            assert list(log.read_from_offset(2)) == [(1, self.LAST)]
+            assert list(log.read_from_offset(log.size)) == []
+            assert log.recovered is not None
+            assert "read it as it is" in log.recovered.message
+        assert path.read_bytes() == data
+
+    def test_a_tail_past_the_longest_line_is_torn(
+        self, path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        monkeypatch.setattr(logscan, "WHOLE_TAIL_BYTES", len(self.LAST) - 1)
+        path.write_bytes(b"a\n" + self.LAST)
+        with FileLog.open(path) as log:
+            assert log.recovered is not None
+            assert log.recovered.code == "log.torn_tail"
+        assert path.read_bytes() == b"a\n"
 
 
 class TestReadOnly:

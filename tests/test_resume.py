@@ -258,6 +258,19 @@ class TestLogRefusal:
         result = cli("process", "-v", "--log", log, write("none", b""))
         assert "resuming from the log" in result.err
 
+    def test_a_log_missing_its_last_line_feed_keeps_the_last_event(
+        self, cli: Callable[..., Result], write: Callable[[str, bytes], Path]
+    ) -> None:
+        """Cut by another program after its last event, the log loses nothing."""
+        log = write("events.log", cases.RECORDING.rstrip(b"\n"))
+        result = cli("process", "--log", log, write("more", cases.LIFECYCLE))
+        assert result.code == 0
+        assert "log.unterminated_tail" in result.err
+        logged = log.read_bytes()
+        assert logged.startswith(cases.RECORDING)
+        assert logged.count(b"\n") == (cases.RECORDING + cases.LIFECYCLE).count(b"\n")
+        assert cli("replay", log).out == cli("process", write("all", log.read_bytes())).out
+
 
 class TestContinued:
     def test_existing_log_is_resumed(

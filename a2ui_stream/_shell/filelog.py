@@ -18,6 +18,9 @@ File format and recovery rules:
   and truncates a torn last fragment: any bytes after the last line feed. Such bytes can
   only be the tail of a write the writer never returned from, so dropping them loses
   nothing that was acknowledged. The drop is reported in :attr:`FileLog.recovered`.
+  Bytes after the last line feed that are a whole JSON event were not torn (a torn
+  record is never whole JSON): another program wrote the file without a final line
+  feed, and the record is kept, its line feed added (:func:`logscan.whole_last_record`).
 - One writer at a time: the open file holds an exclusive ``flock``. Read-only opens take
   no lock, never truncate, and see the records committed when they opened.
 - Refused before a byte is written or truncated (:class:`~a2ui_stream.errors.LogRefusedError`):
@@ -91,7 +94,9 @@ class FileLog(Closable):
 
     recovered: Diagnostic | None
     """A ``log.torn_tail`` warning when opening found (and, unless read-only, truncated)
-    an incomplete last line; ``None`` when the file ended cleanly."""
+    an incomplete last line, or a ``log.unterminated_tail`` one when the last line was a
+    whole event missing its line feed (kept, the line feed added unless read-only);
+    ``None`` when the file ended cleanly."""
 
     def __init__(
         self,
@@ -194,7 +199,10 @@ class FileLog(Closable):
                     _lock(fd, log_path)
                 scan = logscan.scan(fd)
                 recovered = None
-                if scan.total != scan.committed:
+                if logscan.whole_last_record(fd, scan):
+                    recovered = logscan.unterminated_tail(log_path, scan, readonly=readonly)
+                    scan = _complete_last_record(fd, scan, readonly=readonly, fsync=fsync)
+                elif scan.total != scan.committed:
                     recovered = logscan.torn_tail(log_path, scan, readonly=readonly)
                     if not readonly:
                         os.ftruncate(fd, scan.committed)
@@ -323,6 +331,8 @@ class FileLog(Closable):
         self._check_open()
         if not 0 <= offset <= self._size:
             raise UsageError(f"offset {offset} is outside the log's {self._size} bytes")
+        if offset == self._size:  # the end, which a read-only whole last record leaves unterminated
+            return iter(())
         with naming(self.path):
             before = os.pread(self._fd, 1, offset - 1) if offset else _NEWLINE
         if before != _NEWLINE:
@@ -446,13 +456,15 @@ class FileLog(Closable):
             readline = file.readline
             while seq < end:
                 raw = readline()
-                if not raw.endswith(_NEWLINE):
+                if raw.endswith(_NEWLINE):
+                    raw = raw[:-1]
+                elif not raw or file.tell() != size:  # a whole last record ends at size
                     raise OSError(
                         f"the log file {self.path} ends before its {size} committed bytes "
                         f"(record {seq}): it was changed by another program"
                     )
                 if seq >= start:
-                    yield seq, raw[:-1]
+                    yield seq, raw
                 seq += 1
 
 
@@ -476,6 +488,22 @@ def name_error(error: BaseException, path: str | os.PathLike[str]) -> None:
     """
     if isinstance(error, OSError) and error.filename is None and error.errno is not None:
         error.filename = os.fspath(path)
+
+
+def _complete_last_record(
+    fd: int, scan: logscan.Scan, *, readonly: bool, fsync: FsyncPolicy
+) -> logscan.Scan:
+    """Count a whole last record that has no line feed, adding it unless read-only.
+
+    Read-only, the record ends where the file does (:meth:`FileLog._iterate` reads it
+    so); a writer adds the line feed first, so the next record cannot merge with it.
+    """
+    if readonly:
+        return scan._replace(records=scan.records + 1, committed=scan.total)
+    os.write(fd, _NEWLINE)  # O_APPEND: at the end
+    if fsync != "never":
+        _sync_function()(fd)
+    return scan._replace(records=scan.records + 1, committed=scan.total + 1, total=scan.total + 1)
 
 
 def _refuse_kind(path: Path, status: os.stat_result) -> None:

@@ -35,6 +35,8 @@ __all__ = [
     "foreign",
     "scan",
     "torn_tail",
+    "unterminated_tail",
+    "whole_last_record",
 ]
 
 #: Bytes between two entries of the sparse seq-to-offset index: 16 bytes of index per
@@ -43,6 +45,10 @@ __all__ = [
 INDEX_STRIDE = 1 << 20
 #: Read size for the scan at open and for skipping to a resume point.
 SCAN_CHUNK = 1 << 20
+#: The longest tail after the last line feed read whole to tell a record that lost its
+#: line feed from a torn one: the default ``max_line_bytes``, the longest line a stream
+#: lets through to the log.
+WHOLE_TAIL_BYTES = 16 << 20
 #: How much of a torn fragment a diagnostic quotes.
 _RAW_PREFIX = 64
 _NEWLINE = b"\n"
@@ -146,6 +152,44 @@ def torn_tail(path: Path, scan: Scan, *, readonly: bool) -> Diagnostic:
         offset=size,
         seq=count,
         raw=scan.fragment,
+    )
+
+
+def whole_last_record(fd: int, found: Scan) -> bool:
+    """Whether the bytes after the last line feed are a whole record, not a torn one.
+
+    This package writes a record and its line feed in one write, so a crash can tear a
+    record anywhere up to that line feed, and a record cut short is never whole JSON: a
+    compact JSON object is complete only at its closing brace, the record's last byte.
+    Bytes that decode as a JSON object with a string ``type`` are therefore a record
+    whose line feed is missing for another reason (another program wrote the file, or an
+    editor or ``head -c`` cut it): the record is whole and must not be dropped. Only a
+    tail of at most :data:`WHOLE_TAIL_BYTES` is read to decide.
+    """
+    length = found.total - found.committed
+    if not length or length > WHOLE_TAIL_BYTES or not found.fragment.startswith(EVENT_START):
+        return False
+    try:
+        msgspec.json.decode(os.pread(fd, length, found.committed), type=_Typed)
+    except msgspec.DecodeError:
+        return False
+    return True
+
+
+def unterminated_tail(path: Path, found: Scan, *, readonly: bool) -> Diagnostic:
+    """Describe a whole last record found at open without its line feed."""
+    action = "read it as it is" if readonly else "added its line feed"
+    return Diagnostic(
+        code=Code.LOG_UNTERMINATED_TAIL,
+        message=(
+            f"the last line of {path}, at byte {found.committed}, is a whole event with no "
+            f"line feed (another program wrote or cut the file); kept it and {action}"
+        ),
+        severity=Severity.WARNING,
+        line=found.records + 1,
+        offset=found.committed,
+        seq=found.records,
+        raw=found.fragment,
     )
 
 

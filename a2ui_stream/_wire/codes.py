@@ -194,5 +194,8 @@ class Code(enum.StrEnum):
     LOG_BAD_EVENT = "log.bad_event"
     #: WARNING: an incomplete last log line (a crash mid-write); truncated, or ignored read-only.
     LOG_TORN_TAIL = "log.torn_tail"
+    #: WARNING: a last log line that is a whole event with no line feed (another program
+    #: wrote or cut the file); kept: its line feed is added, or read-only, read as it is.
+    LOG_UNTERMINATED_TAIL = "log.unterminated_tail"
     #: ERROR: an A2UI sample file whose wrapper is not a sample or test-case file.
     A2UI_FILE_INVALID = "a2ui.file_invalid"
