@@ -226,6 +226,20 @@ class TestUrlSafety:
         assert result.element == {"$type": "Button", "label": "x"}
         assert codes(result) == ["convert.unsafe_url"]
 
+    @pytest.mark.parametrize("kind", ["Video", "AudioPlayer"])
+    def test_a_data_url_is_no_media_link(self, kind: str) -> None:
+        """An image may be a data: URL, a link may not: followed, SVG may run script."""
+        for url in ("data:image/svg+xml,<svg onload=alert(1)>", "data:image/png;base64,AA"):
+            result = run(root("Row", children=["v"]), {"id": "v", "component": kind, "url": url})
+            assert result.element == {"$type": "Row"}
+            assert "convert.unsafe_url" in codes(result)
+
+    def test_a_data_url_is_no_open_url_target(self) -> None:
+        action = {"functionCall": {"call": "openUrl", "args": {"url": "data:image/png;base64,A"}}}
+        result = run(root("Button", label="x", action=action))
+        assert result.element == {"$type": "Button", "label": "x"}
+        assert codes(result) == ["convert.unsafe_url"]
+
     def test_unsafe_video_is_dropped(self) -> None:
         """A Video with an unsafe URL is dropped."""
         result = run(

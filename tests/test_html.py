@@ -593,6 +593,10 @@ class TestSafety:
         assert "href" not in markdown_html("[x](vbscript:msgbox)")
         assert 'href="https://a.b/c"' in markdown_html("[x](https://a.b/c)")
         assert 'href="relative/path"' in markdown_html("[x](relative/path)")
+        # An image's data: URL is no link: an SVG document followed may run script.
+        assert "href" not in markdown_html("[x](data:image/svg+xml,<svg onload=alert(1)>)")
+        assert "href" not in markdown_html("[x](data:image/png;base64,AA)")
+        assert 'src="data:image/png;base64,AA"' in markdown_html("![x](data:image/png;base64,AA)")
         assert "&lt;b&gt;" in markdown_html("<b>raw html</b>")
 
     def test_markdown_headings_sit_under_the_part(self) -> None:

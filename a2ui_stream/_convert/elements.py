@@ -488,7 +488,7 @@ def _slider(ctx: Context) -> dict[str, Any] | None:
 def _media(ctx: Context) -> dict[str, Any] | None:
     """Video and AudioPlayer: a Markdown link to the media."""
     raw = ctx.prop("url")
-    url = ctx.url(raw, "url")
+    url = ctx.link(raw, "url")
     if url is None:
         _drop(ctx, "it has no usable url", pending=_bound(ctx, raw, "url"))
         return None
@@ -522,7 +522,9 @@ def _action(ctx: Context, raw: Any) -> dict[str, Any] | None:
                 name, raw_args = call
                 args = ctx.resolve(raw_args) if type(raw_args) in DICTS else {}
                 url = args.get("url")
-                if name == "openUrl" and (type(url) is not str or not url_is_safe(url)):
+                if name == "openUrl" and (
+                    type(url) is not str or not url_is_safe(url, image=False)
+                ):
                     pending = "url" not in args and type(raw_args) in DICTS and "url" in raw_args
                     ctx.warn(
                         Code.CONVERT_UNSAFE_URL,

@@ -94,6 +94,7 @@ _TAKE_MISSING: Final = frozenset({"text", "chosen"})
 _SILENT: Final = {
     "text": "type({0}) is str and len({0}) <= M",
     "url": "type({0}) is str and len({0}) <= M and ({0}.startswith(H) or ':' not in {0})",
+    "link": "type({0}) is str and len({0}) <= M and ({0}.startswith(H) or ':' not in {0})",
     "first_choice": "type({0}) is str",
 }
 

@@ -319,6 +319,9 @@ class _Recorder:
     def url(self, value: Any, key: str) -> Any:
         return self._rule("url", value, key)
 
+    def link(self, value: Any, key: str) -> Any:
+        return self._rule("link", value, key)
+
     def flag(self, value: Any, key: str = "") -> Any:
         return self._rule("flag", value, key)
 

@@ -43,6 +43,7 @@ __all__ = [
     "first_choice",
     "flag",
     "invalid",
+    "link",
     "number",
     "string",
     "text",
@@ -70,11 +71,16 @@ class Warner(Protocol):
         """Report one diagnostic about the component being converted."""
 
 
-def url_is_safe(url: str) -> bool:
-    """Keep http(s), ``data:image/`` and relative URLs; browsers ignore controls in schemes.
+def url_is_safe(url: str, *, image: bool = True) -> bool:
+    """Keep http(s) and relative URLs, and ``data:image/`` ones where an image is shown.
+
+    Browsers ignore controls in schemes, so they are ignored here too. A ``data:image/``
+    URL is only safe as an image's source: followed as a link, ``data:image/svg+xml`` is
+    a document that may run script.
 
     Args:
         url: the URL as given.
+        image: whether the URL is an image's source (else a link's target).
 
     Returns:
         Whether the URL may reach a browser (issue 4, "URL safety").
@@ -88,7 +94,7 @@ def url_is_safe(url: str) -> bool:
     scheme = match.group(1).lower()
     if scheme in {"http", "https"}:
         return True
-    return scheme == "data" and cleaned[5:].lower().startswith("image/")
+    return image and scheme == "data" and cleaned[5:].lower().startswith("image/")
 
 
 def invalid(ctx: Warner, key: str, value: Any) -> None:
@@ -126,10 +132,19 @@ def text(ctx: Warner, value: Any, key: str) -> str:
 
 
 def url(ctx: Warner, value: Any, key: str) -> str | None:
-    """A URL value when it is a string with a safe scheme, else ``None``."""
+    """An image's URL when it is a string with a safe scheme, else ``None``."""
+    return _url(ctx, value, key, image=True)
+
+
+def link(ctx: Warner, value: Any, key: str) -> str | None:
+    """A link's URL when it is a string with a scheme safe to follow, else ``None``."""
+    return _url(ctx, value, key, image=False)
+
+
+def _url(ctx: Warner, value: Any, key: str, *, image: bool) -> str | None:
     if type(value) is not str:
         return None
-    if not url_is_safe(value):
+    if not url_is_safe(value, image=image):
         ctx.warn(
             Code.CONVERT_UNSAFE_URL,
             f'Prop "{key}" has a URL scheme that is not allowed; it was dropped.',
@@ -181,6 +196,7 @@ RULES: Final = {
     "string": string,
     "text": text,
     "url": url,
+    "link": link,
     "flag": flag,
     "number": number,
     "enum": enum,

@@ -546,9 +546,7 @@ class Context(msgspec.Struct, gc=False):
         """Log a diagnostic about this component."""
         self.walk.warn(code, message, self.id, once=once, severity=severity)
 
-    def invalid(self, key: str, value: Any) -> None:
-        """Warn that a prop value has no counterpart in the vocabulary and was dropped."""
-        rules.invalid(self, key, value)
+    invalid = rules.invalid
 
     def unsupported(self, name: str) -> None:
         """Warn that a function call was dropped because it is not supported."""
@@ -673,6 +671,7 @@ class Context(msgspec.Struct, gc=False):
     string = rules.string
     text = rules.text
     url = rules.url
+    link = rules.link
     flag = rules.flag
     number = rules.number
     enum = rules.enum

@@ -35,7 +35,7 @@ class _Markdown(MarkdownIt):
     """CommonMark with raw HTML off, whose links obey the converter's URL policy."""
 
     def validateLink(self, url: str) -> bool:  # noqa: N802 - markdown-it-py's name
-        """Accept exactly the URLs the converter lets reach a browser."""
+        """Accept exactly the URLs the converter lets reach a browser (for an image)."""
         return url_is_safe(url)
 
 
@@ -51,8 +51,15 @@ def _image_rule(
 def _link_rule(
     renderer: RendererHTML, tokens: Sequence[Token], index: int, options: OptionsDict, env: EnvType
 ) -> str:
-    """A Markdown link: never sends a referrer, never gives the target a window handle."""
-    tokens[index].attrSet("rel", "noopener noreferrer nofollow")
+    """A Markdown link: never sends a referrer, never gives the target a window handle.
+
+    ``validateLink`` lets ``data:image/`` URLs through for images; as a link's target
+    one is no image but a document (SVG may run script), so the link loses its href.
+    """
+    token = tokens[index]
+    if not url_is_safe(str(token.attrGet("href") or ""), image=False):
+        token.attrs.pop("href", None)
+    token.attrSet("rel", "noopener noreferrer nofollow")
     return renderer.renderToken(tokens, index, options, env)
 
 
