@@ -68,6 +68,23 @@ class TestHint:
         assert found is not None
         assert "`jq -c . in.json`" in found
 
+    @pytest.mark.parametrize(
+        "head",
+        [
+            b'{"type": "RUN_STARTED", "threadId": "t\\ud800", "runId": "r"}\n',  # a lone surrogate
+            b'{"type": "RUN_STARTED", "runId": "r",}\n',  # a trailing comma
+            b'{"type": "TEXT_MESSAGE_CONTENT", "delta": "{[ \\" ["}x\n',  # brackets in a string
+        ],
+    )
+    def test_a_bad_line_that_closes_what_it_opens_is_no_document(self, head: bytes) -> None:
+        """Each line is one bad event, not the start of a pretty-printed document."""
+        assert self._hint(head * 2) is None
+
+    def test_a_document_opened_on_a_line_of_its_own(self) -> None:
+        found = self._hint(b'{"type": "RUN_STARTED",\n "threadId": "t"}\n')
+        assert found is not None
+        assert "`jq -c . in.json`" in found
+
     def test_one_whole_line_that_is_no_event_has_no_hint(self) -> None:
         """One compact event-like object per line is the right shape: diagnostics say the rest."""
         assert self._hint(b'{"type": "NOPE"}\n{"type": "NOR"}\n') is None

@@ -23,6 +23,8 @@ __all__ = ["hint"]
 _BOM: Final = b"\xef\xbb\xbf"
 _SSE_STARTS: Final = (b"data:", b"event:", b"id:", b"retry:", b":")
 _DECODE = msgspec.json.Decoder()
+#: A JSON string, escapes and all (an unterminated one runs to the end of the line).
+_STRING: Final = re.compile(rb'"(?:[^"\\]|\\.)*(?:"|$)')
 #: An A2UI operation named as a key: render's sniffing calls any object without a string
 #: ``type`` A2UI, but only a file that names an operation is worth sending to ``render``.
 _OPERATION_KEY: Final = re.compile(
@@ -30,12 +32,23 @@ _OPERATION_KEY: Final = re.compile(
 )
 
 
-def _whole_first_line(text: bytes) -> bool:
+def _opens_a_document(text: bytes) -> bool:
+    """Whether the first line leaves an object or array open: a document goes on below.
+
+    A line that decodes is whole; one that does not may still close every bracket it
+    opens (a bad escape, a stray comma), and is then a bad line of its own, not the
+    start of a pretty-printed document. Brackets inside strings do not count.
+    """
+    line = text.split(b"\n", 1)[0]
     try:
-        _DECODE.decode(text.split(b"\n", 1)[0])
+        _DECODE.decode(line)
     except (msgspec.DecodeError, RecursionError):
+        pass
+    else:
         return False
-    return True
+    unquoted = _STRING.sub(b"", line)
+    opened = unquoted.count(b"{") + unquoted.count(b"[")
+    return opened > unquoted.count(b"}") + unquoted.count(b"]")
 
 
 def hint(head: bytes, *, framing: str, read: int, rejected: int, name: str) -> str | None:
@@ -76,7 +89,7 @@ def hint(head: bytes, *, framing: str, read: int, rejected: int, name: str) -> s
             "the input is one JSON array; events are read one per line (JSONL) or as "
             f"SSE: `jq -c '.[]' {shown} > events.jsonl` writes them one per line"
         )
-    if not _whole_first_line(text):
+    if _opens_a_document(text):
         return (
             "the input is one JSON document over several lines; events are read one per "
             f"line (JSONL): `jq -c . {shown}` writes it on one line"
