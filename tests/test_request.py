@@ -304,6 +304,7 @@ class TestRenderTool:
             ('{"surfaceId":"s","components":[]}', "`components`"),
             ('{"components":[{"id":"root","component":"Column"}]}', "`surfaceId`"),
             ("not json", "not valid JSON"),
+            ('{"surfaceId":"s\ud800"}', "not valid JSON"),  # a lone surrogate is no UTF-8
             ("[1]", "JSON object"),
             ('{"surfaceId":"s","components":[{"id":"a","component":"Text"}]}', '"root"'),
             ('{"surfaceId":"s","components":[{"id":"root"}]}', "components[0]"),
@@ -487,6 +488,16 @@ class TestActions:
         assert action_text({"name": "refresh"}) == "[A2UI Action] name=refresh, context={}"
         with pytest.raises(UsageError, match="a2ui:function"):
             action_text({"type": "a2ui:function", "call": "openUrl", "args": {}})
+
+    def test_action_text_is_well_formed_text(self) -> None:
+        """Lone surrogates a caller's decoder let through neither raise nor leave the line
+        unsendable: escaped in the JSON as JavaScript writes them, U+FFFD elsewhere."""
+        action = {"name": "n\ud800", "surfaceId": "s\ud83d\ude00", "context": {"k": "\udfff"}}
+        text = action_text(action)
+        assert text == (
+            '[A2UI Action] name=n\ufffd, surfaceId=s\U0001f600, context={"k":"\\udfff"}'
+        )
+        text.encode()  # UTF-8 throughout
 
     def test_action_text_of_a_converted_press(self) -> None:
         """A Button's $action as the converter made it (frozen values, text past ASCII)."""

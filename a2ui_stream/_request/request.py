@@ -21,6 +21,7 @@ clock is a parameter wherever a timestamp is written.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -310,7 +311,7 @@ def _render_problems(arguments: str | bytes | Mapping[str, Any]) -> list[str]:
     else:
         try:
             args = msgspec.json.decode(arguments)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, UnicodeEncodeError):  # a lone surrogate is no UTF-8
             return ["the arguments are not valid JSON"]
     if not isinstance(args, Mapping):
         return ["the arguments must be a JSON object"]
@@ -503,8 +504,33 @@ def action_text(action: Mapping[str, Any]) -> str:
     context, collected = user_action["context"], user_action.get("$input")
     if isinstance(context, Mapping) and isinstance(collected, Mapping):
         context = {**context, **collected}
-    fields.append(f"context={msgspec.json.encode(plain(context)).decode()}")
-    return f"{ACTION_TEXT_PREFIX} {', '.join(fields)}"
+    fields.append(f"context={_json_text(plain(context))}")
+    return _well_formed(f"{ACTION_TEXT_PREFIX} {', '.join(fields)}")
+
+
+def _json_text(value: Any) -> str:
+    """Compact JSON text of ``value``, even where a string holds a lone surrogate.
+
+    Such a string cannot be UTF-8, so msgspec refuses it; the surrogate is then written
+    as a JSON escape, as JavaScript's ``JSON.stringify`` writes it.
+    """
+    try:
+        return msgspec.json.encode(value).decode()
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":"))
+
+
+def _well_formed(text: str) -> str:
+    """``text`` with every lone surrogate (a caller's, never the stream's) made U+FFFD.
+
+    A surrogate pair held as two code points becomes the one character it spells, as
+    a JavaScript string holds it; the text can then be encoded as UTF-8 to be sent.
+    """
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 # --- History --------------------------------------------------------------------------
