@@ -317,6 +317,22 @@ class TestConversation:
             session.press({"type": "a2ui:function", "call": "openUrl", "args": {}})
         assert session.messages == ()
 
+    def test_text_that_cannot_be_sent_fails_before_it_joins_the_thread(self) -> None:
+        """A lone surrogate (a non-UTF-8 byte of argv or a terminal) is refused when given:
+        kept, it would fail every later run of the thread."""
+        latin1 = "caf\udce9"  # how Python decodes b"caf\xe9" from the command line
+        with pytest.raises(UsageError, match=r"not Unicode \('\\udce9' at character 3"):
+            AgentSession("http://127.0.0.1/agent", thread_id=latin1)
+        with pytest.raises(UsageError, match="not Unicode"):
+            AgentSession("http://127.0.0.1/agent", context=[{"description": latin1, "value": ""}])
+        session = AgentSession("http://127.0.0.1/agent")
+        with pytest.raises(UsageError, match="the message holds text that is not Unicode"):
+            session.send(latin1)
+        press = {"type": "a2ui:action", "name": "book"}
+        with pytest.raises(UsageError, match="the press holds text that is not Unicode"):
+            session.press(press, input={"who": latin1})
+        assert session.messages == ()
+
     @pytest.mark.parametrize(
         ("headers", "message"),
         [

@@ -329,6 +329,20 @@ class TestSecrets:
         assert result.code == 2
         assert "Traceback" not in result.err
 
+    def test_a_message_that_is_not_utf8_is_a_usage_error(self) -> None:
+        """argv bytes of another encoding: refused by name, before any connection."""
+        url = f"http://127.0.0.1:{free_port()}/agent"  # nothing listens: no run is tried
+        for argv in (["-m", b"caf\xe9"], ["-m", "hi", "--thread-id", b"t\xe9"]):
+            done = subprocess.run(  # noqa: S603 - our own console script
+                [str(CONSOLE_SCRIPT), "run", url, *argv],
+                capture_output=True,
+                timeout=SUBPROCESS_TIMEOUT,
+                check=False,
+            )
+            assert done.returncode == 2
+            assert b"holds text that is not Unicode" in done.stderr
+            assert b"Traceback" not in done.stderr
+
 
 def start(*argv: str | Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(  # noqa: S603 - our own console script
@@ -386,6 +400,20 @@ def test_exit_codes_are_distinct() -> None:
 
 
 class TestInteractive:
+    def test_a_line_that_is_not_utf8_is_refused_and_the_loop_goes_on(self) -> None:
+        with SdkAgent([Turn(FIRST)]) as agent:
+            done = subprocess.run(  # noqa: S603 - our own console script
+                [str(CONSOLE_SCRIPT), "run", agent.url, "-i"],
+                input=b"caf\xe9\nFind me a flight\n\n",
+                capture_output=True,
+                timeout=SUBPROCESS_TIMEOUT,
+                check=False,
+                env={**os.environ, "LC_ALL": "C.UTF-8"},
+            )
+        assert done.returncode == 0, done.stderr
+        assert b"the message holds text that is not Unicode" in done.stderr
+        assert b"agent: Here is your order summary." in done.stdout
+
     def test_prompt_loop_with_numbered_actions(
         self, cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
     ) -> None:

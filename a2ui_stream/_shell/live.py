@@ -15,6 +15,7 @@ imports httpx (the ``client`` extra) only then, so that ``process`` never needs 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -256,6 +257,10 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
 
 async def _chat(session: AgentSession, reporter: Reporter) -> int:
     """The prompt loop, on standard input and output."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # A line that is not UTF-8 must not end the loop (a UTF-8 locale decodes strictly):
+        # decoded with surrogates, it is refused by the session, and the user types again.
+        sys.stdin.reconfigure(errors="surrogateescape")
 
     def read() -> str:
         line = sys.stdin.readline()
