@@ -332,7 +332,8 @@ class TestSecrets:
     def test_a_message_that_is_not_utf8_is_a_usage_error(self) -> None:
         """argv bytes of another encoding: refused by name, before any connection."""
         url = f"http://127.0.0.1:{free_port()}/agent"  # nothing listens: no run is tried
-        for argv in (["-m", b"caf\xe9"], ["-m", "hi", "--thread-id", b"t\xe9"]):
+        cases: list[list[str | bytes]] = [["-m", b"caf\xe9"], ["-m", "hi", "--thread-id", b"t\xe9"]]
+        for argv in cases:
             done = subprocess.run(  # noqa: S603 - our own console script
                 [str(CONSOLE_SCRIPT), "run", url, *argv],
                 capture_output=True,
