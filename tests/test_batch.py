@@ -3,10 +3,11 @@ arguments and its summary."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import pytest
 from archive_cases import ENCODE, Archive, reference
@@ -15,9 +16,6 @@ from a2ui_stream._engine import summary as sums
 from a2ui_stream._engine.threads import Keyed, fold_thread, key_envelope
 from a2ui_stream._shell.batch import render_summary, split_passthrough
 from a2ui_stream._shell.cli import main
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 
 def envelopes(capsysbinary: pytest.CaptureFixture[bytes], *inputs: str) -> list[Keyed]:
@@ -62,6 +60,15 @@ class TestEnvelopeCommand:
         root, _ = archive
         keyed = envelopes(capsysbinary, str(root / "no-run-started.jsonl"))
         assert {r.thread_id for r in keyed} == {"no-run-started"}
+
+    def test_a_file_name_that_is_not_utf8_names_its_thread_escaped(
+        self, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+    ) -> None:
+        """A thread id must be text that can be sent: the name's bad byte is escaped."""
+        path = os.fsdecode(bytes(tmp_path) + b"/caf\xe9.jsonl")
+        Path(path).write_bytes(b'{"type":"TEXT_MESSAGE_START","messageId":"m"}\n')
+        [keyed] = envelopes(capsysbinary, path)
+        assert keyed.thread_id == "caf\\xe9"
 
     def test_the_event_bytes_are_the_recorded_ones(
         self, archive: Archive, capsysbinary: pytest.CaptureFixture[bytes]

@@ -10,9 +10,11 @@ groups out of order); and the streaming fold must give them from a shuffled
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, TypeAlias
+from pathlib import Path
+from typing import TypeAlias
 
 import msgspec
 import pytest
@@ -38,9 +40,6 @@ from a2ui_stream._engine.threads import (  # noqa: E402
 from a2ui_stream._shell.beam import _StreamingFold  # noqa: E402
 from a2ui_stream._shell.cli import main  # noqa: E402
 from a2ui_stream.beam import FoldThreads, KeyEnvelopes, StreamThreads  # noqa: E402
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 #: The archive's root, and each thread's result folded in this process.
 Folded: TypeAlias = "tuple[Path, dict[str, ThreadResult]]"
@@ -164,6 +163,26 @@ class TestBatch:
         out = tmp_path / "out"
         _batch(str(log), "--layout", "envelopes", "--out", str(out))
         assert lines_by_thread(out) == _expected(results, repeats)
+
+    @pytest.mark.parametrize("layout", ["files", "envelopes"])
+    def test_a_file_name_that_is_not_utf8_is_skipped_with_an_error(
+        self, tmp_path: Path, layout: str
+    ) -> None:
+        """Beam's coders take names as UTF-8: such a file is reported, the others read."""
+        (tmp_path / "in").mkdir()
+        data = RECORDING
+        if layout == "envelopes":
+            lines = (envelope_line("t", n, f.payload) for n, f in enumerate(frames(RECORDING)))
+            data = b"\n".join(lines) + b"\n"
+        (tmp_path / "in" / "good.jsonl").write_bytes(data)
+        Path(os.fsdecode(bytes(tmp_path / "in") + b"/caf\xe9.jsonl")).write_bytes(data)
+        out = tmp_path / "out"
+        _batch(f"{tmp_path}/in/*.jsonl", "--layout", layout, "--out", str(out))
+        written = _summary(out)
+        assert written.diagnostics == {"archive.file_name_invalid": 1}
+        # Read twice, the recording would make two runs, or 22 duplicate envelopes.
+        assert (written.threads, written.runs, written.duplicates) == (1, 2, 0)
+        assert written.surfaces > 0
 
     def test_a_renamed_render_tool_draws_when_named(self, tmp_path: Path) -> None:
         """``batch --render-tool`` folds with the processor's carrier options."""

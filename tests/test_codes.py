@@ -67,6 +67,7 @@ PINNED = frozenset(
         "history.bad_message",
         "history.orphan_activity",
         "archive.envelope_invalid",
+        "archive.file_name_invalid",
         "json.invalid",
         "json.invalid_utf8",
         "json.not_object",

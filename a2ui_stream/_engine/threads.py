@@ -188,17 +188,20 @@ def find_thread(payloads: Iterable[bytes]) -> str | None:
 
 
 def thread_name(path: str) -> str:
-    """The thread of a recording without a ``threadId``: its file name, less its suffix.
+    r"""The thread of a recording without a ``threadId``: its file name, less its suffix.
 
     Args:
         path: the file's path or URL (``/`` separated).
 
     Returns:
-        ``t1`` for ``archive/2026/t1.jsonl``; a name without a suffix as it is.
+        ``t1`` for ``archive/2026/t1.jsonl``; a name without a suffix as it is. A byte
+        of a name that is not UTF-8 (held as a surrogate, as Python reads such names)
+        is written as ``\xNN``: an id must be text that can be sent.
     """
     name = path.rpartition("/")[2]
     stem, dot, _ = name.rpartition(".")
-    return stem if dot and stem else name
+    named = stem if dot and stem else name
+    return named.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 class RunLifecycle(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):

@@ -48,7 +48,8 @@ from a2ui_stream._engine.threads import (
     thread_name,
 )
 from a2ui_stream._state.wire import encode
-from a2ui_stream._wire.diagnostics import Diagnostic
+from a2ui_stream._wire.codes import Code
+from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.framing import Frame, Framer
 
 if TYPE_CHECKING:
@@ -166,8 +167,28 @@ def with_globstar(patterns: Sequence[str]) -> list[str]:
     return [*patterns, *(p.replace("/**/", "/", 1) for p in patterns if "/**/" in p)]
 
 
-def _path(metadata: Any) -> str:
-    return str(metadata.path)
+def _path(metadata: Any) -> Iterator[Any]:
+    """A matched file's path, or a diagnostic when the name cannot travel as UTF-8.
+
+    Python holds a name that is not UTF-8 with a surrogate per bad byte, which Beam's
+    coders cannot encode: carried on, it would stop the pipeline.
+    """
+    path = str(metadata.path)
+    try:
+        path.encode()
+    except UnicodeEncodeError:
+        shown = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        yield beam.pvalue.TaggedOutput(
+            INVALID,
+            Diagnostic(
+                code=Code.ARCHIVE_FILE_NAME_INVALID,
+                message=f"the file name {shown} is not UTF-8, which the engine cannot "
+                "carry; skipped (rename it to UTF-8, as convmv does, to read it)",
+                severity=Severity.ERROR,
+            ),
+        )
+    else:
+        yield path
 
 
 def _ordered(element: tuple[str, Iterable[str]]) -> tuple[str, _Files]:
@@ -197,12 +218,13 @@ class ReadArchive(beam.PTransform):  # type: ignore[misc]  # Beam is untyped to 
         self._layout = layout
 
     def expand(self, begin: Any) -> Any:
-        matched = (
+        found = (
             begin
             | "Patterns" >> beam.Create(self._patterns)
             | "Match" >> fileio.MatchAll()
-            | "Paths" >> beam.Map(_path)
+            | "Paths" >> beam.FlatMap(_path).with_outputs(INVALID, main="paths")
         )
+        matched, unnamed = found["paths"], found[INVALID]
         if self._layout == "files":
             threads = (
                 matched
@@ -211,8 +233,7 @@ class ReadArchive(beam.PTransform):  # type: ignore[misc]  # Beam is untyped to 
                 | "Group files" >> beam.GroupByKey()
                 | "Order files" >> beam.Map(_ordered)
             )
-            invalid = begin | "No bad lines" >> beam.Create([])
-            return {"threads": threads, INVALID: invalid}
+            return {"threads": threads, INVALID: unnamed}
         keyed = (
             matched
             | "Deduplicate paths" >> beam.Distinct()
@@ -220,7 +241,8 @@ class ReadArchive(beam.PTransform):  # type: ignore[misc]  # Beam is untyped to 
             | "Key" >> KeyEnvelopes()
         )
         threads = keyed["keyed"] | "Group events" >> beam.GroupByKey()
-        return {"threads": threads, INVALID: keyed[INVALID]}
+        invalid = (keyed[INVALID], unnamed) | "Bad lines and names" >> beam.Flatten()
+        return {"threads": threads, INVALID: invalid}
 
 
 class KeyEnvelopes(beam.PTransform):  # type: ignore[misc]  # Beam is untyped to mypy

@@ -187,6 +187,9 @@ class Code(enum.StrEnum):
     #: ERROR: an interleaved archive line that is not a ``{"threadId","seq","event"}``
     #: envelope; skipped, counted against no thread.
     ARCHIVE_ENVELOPE_INVALID = "archive.envelope_invalid"
+    #: ERROR: an archive file whose name is not UTF-8, which an engine cannot carry;
+    #: skipped (renamed to UTF-8, it is read).
+    ARCHIVE_FILE_NAME_INVALID = "archive.file_name_invalid"
 
     # -- the shell (_shell) ------------------------------------------------------------
 
