@@ -42,6 +42,7 @@ _RULE_ARGS: dict[str, tuple[Any, ...]] = {
     "string": (),
     "text": (),
     "url": (),
+    "link": (),
     "flag": (),
     "number": (0, 8),
     "enum": ({"start": "start", "center": "center", "stretch": None},),

@@ -58,6 +58,7 @@ try:
 
     from a2ui_stream._shell.endpoint import (
         STATUS_BODY_BYTES,
+        check_sendable,
         checked_headers,
         checked_url,
         one_line,
@@ -103,26 +104,6 @@ _ENCODER: Final = msgspec.json.Encoder()
 
 def _new_id() -> str:
     return str(uuid.uuid4())
-
-
-def _sendable(value: Any, what: str) -> None:
-    """Refuse ``value`` before it joins a run when it cannot be sent as UTF-8 JSON.
-
-    Only a lone surrogate makes it so: Python decodes command-line arguments and
-    terminal input that are not UTF-8 into one per bad byte. Refused when given, the
-    value never reaches the thread's history, where it would fail every later run.
-
-    Raises:
-        UsageError: some text in ``value`` holds a lone surrogate.
-    """
-    try:
-        _ENCODER.encode(value)
-    except UnicodeEncodeError as error:
-        bad = error.object[error.start : error.end]
-        raise UsageError(
-            f"{what} holds text that is not Unicode ({bad!a} at character "
-            f"{error.start}: a byte of another encoding than UTF-8?); nothing was sent"
-        ) from None
 
 
 class AgentSession:
@@ -215,7 +196,7 @@ class AgentSession:
             context=list(context),
             forwarded_props=forwarded_props,
         )
-        _sendable((own, self._history.messages), "the thread id, messages, tools or context")
+        check_sendable((own, self._history.messages), "the thread id, messages, tools or context")
         self._tools, self._context, self._props = own.tools, own.context, own.forwarded_props
         self._press_text = None if press_text is None else bool(press_text)
         if processor is None:
@@ -308,7 +289,7 @@ class AgentSession:
         else:
             new = list(content)
         checked = ThreadHistory(new).messages  # reads every message before any is added
-        _sendable(checked, "the message")
+        check_sendable(checked, "the message")
         for message in checked:
             self._history.add(message)
         return self._start(self._props)
@@ -341,7 +322,7 @@ class AgentSession:
         """
         pressed = dict(action) if input is None else {**action, "$input": dict(input)}
         props = action_forwarded_props(pressed, self._props)  # checks the action first
-        _sendable(props, "the press")
+        check_sendable(props, "the press")
         if self._sends_press_text():
             self._history.add(ev.UserMessage(id=_new_id(), content=action_text(pressed)))
         return self._start(props)

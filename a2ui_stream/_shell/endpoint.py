@@ -1,7 +1,8 @@
 """The agent's endpoint as the client session speaks to it: what is checked and what is shown.
 
 Owns the checks made before any request (the URL is http(s) with a host and a port in
-range, each extra header is one that HTTP can carry), the URL as it may be shown (no
+range, each extra header is one that HTTP can carry, what a run sends can be sent as
+UTF-8 JSON), the URL as it may be shown (no
 user, password or query), and the words for a failure (the system's reason for a
 dropped connection, the first bytes of a refusal's body). Messages name a header by its
 name, never its value: the value may be a secret, and httpx's and h11's own errors
@@ -14,9 +15,10 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import httpx
+import msgspec
 
 from a2ui_stream.errors import UsageError
 
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "STATUS_BODY_BYTES",
+    "check_sendable",
     "checked_headers",
     "checked_url",
     "header_problem",
@@ -33,6 +36,7 @@ __all__ = [
     "reason",
 ]
 
+_ENCODER: Final = msgspec.json.Encoder()
 #: Bytes of a non-2xx body kept for the error message.
 STATUS_BODY_BYTES: Final = 200
 #: How far down an error's causes the reason for a failed connection is looked for.
@@ -132,3 +136,23 @@ def one_line(data: bytes) -> str:
     if not text:
         return "(empty body)"
     return f"{text}..." if len(data) > STATUS_BODY_BYTES else text
+
+
+def check_sendable(value: Any, what: str) -> None:
+    """Refuse ``value`` before it joins a run when it cannot be sent as UTF-8 JSON.
+
+    Only a lone surrogate makes it so: Python decodes command-line arguments and
+    terminal input that are not UTF-8 into one per bad byte. Refused when given, the
+    value never reaches the thread's history, where it would fail every later run.
+
+    Raises:
+        UsageError: some text in ``value`` holds a lone surrogate.
+    """
+    try:
+        _ENCODER.encode(value)
+    except UnicodeEncodeError as error:
+        bad = error.object[error.start : error.end]
+        raise UsageError(
+            f"{what} holds text that is not Unicode ({bad!a} at character "
+            f"{error.start}: a byte of another encoding than UTF-8?); nothing was sent"
+        ) from None
