@@ -11,6 +11,9 @@ tunes it. Shapes, each written by ``workloads.py`` into a temporary folder:
   ``--at`` is the list's length;
 - ``messages``: one surface per messageId in one run (``scaling-messages``); ``--at``
   is the messageIds already live;
+- ``runs``: short runs of one surface each, every run kept, as ``process --final``,
+  ``render`` and an archive's fold keep them (``scaling-runs``); ``--at`` is the runs
+  already kept;
 - ``delta``: one-value deltas on a surface ``--at`` times the 1x size
   (``scaling-delta``, ``--at`` 1, 10 or 100). The first ``--warm`` deltas (100 unless
   told) go to the setup: the converter compiles a component set's render plan at its
@@ -44,7 +47,12 @@ import a2ui_stream
 from a2ui_stream._shell.cli import tune_collector
 
 _HERE = Path(__file__).resolve().parent
-_WORKLOADS = {"append": "scaling-append", "messages": "scaling-messages", "delta": "scaling-delta"}
+_WORKLOADS = {
+    "append": "scaling-append",
+    "messages": "scaling-messages",
+    "runs": "scaling-runs",
+    "delta": "scaling-delta",
+}
 
 
 def _stream(
@@ -61,16 +69,16 @@ def _stream(
         check=True,
     )
     lines = out.read_bytes().splitlines(keepends=True)
-    if shape == "messages":  # the first line of messageId number ``at``
+    if shape in {"messages", "runs"}:  # the first line of messageId number ``at``
         marker = b'"messageId":"a2ui-surface-tc-%d"' % at
         return lines, next(i for i, line in enumerate(lines) if marker in line)
     first = next(i for i, line in enumerate(lines) if b'"ACTIVITY_DELTA"' in line)
     return lines, first + warm if shape == "delta" else first + at
 
 
-def _set_up(lines: list[bytes], start: int) -> a2ui_stream.Processor:
+def _set_up(lines: list[bytes], start: int, shape: str) -> a2ui_stream.Processor:
     """A processor that has been fed the events before ``start``."""
-    processor = a2ui_stream.Processor(keep_runs=0)
+    processor = a2ui_stream.Processor(keep_runs=None if shape == "runs" else 0)
     processor.feed(b"".join(lines[:start]))
     processor.take_diagnostics()
     return processor
@@ -84,9 +92,9 @@ def _feed(processor: a2ui_stream.Processor, lines: list[bytes], *, patches: bool
                 diff.patch()
 
 
-def _timed(lines: list[bytes], start: int, count: int, *, patches: bool) -> float:
+def _timed(lines: list[bytes], start: int, count: int, *, shape: str, patches: bool) -> float:
     """Seconds for ``count`` events from ``start``, after feeding the ones before it."""
-    processor = _set_up(lines, start)
+    processor = _set_up(lines, start, shape)
     timed = lines[start : start + count]
     began = time.perf_counter()
     _feed(processor, timed, patches=patches)
@@ -135,7 +143,7 @@ def main() -> None:
         name, start, count = options.feed.rsplit(":", 2)
         lines = Path(name).read_bytes().splitlines(keepends=True)
         _feed(
-            _set_up(lines, int(start)),
+            _set_up(lines, int(start), options.shape),
             lines[int(start) : int(start) + int(count)],
             patches=options.patches,
         )
@@ -160,7 +168,7 @@ def main() -> None:
                 )
                 continue
             best = min(
-                _timed(lines, start, options.count, patches=options.patches)
+                _timed(lines, start, options.count, shape=options.shape, patches=options.patches)
                 for _ in range(options.repeat)
             )
             first = first or best

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream._state.persistent import OrderedMap
+from a2ui_stream._state.persistent import OrderedMap, Vector, vector
 
 # (operation, key, value): "set" keeps a key's place, "last" moves it to the end.
 _STEPS = st.lists(
@@ -114,3 +114,67 @@ class TestOrderedMap:
 
     def test_repr(self) -> None:
         assert repr(OrderedMap({"x": 1})) == "OrderedMap({'x': 1})"
+
+
+# (operation, value, count): "append" adds after the last item, "last" replaces it,
+# "keep" keeps the last ``count`` items.
+_VECTOR_STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["append", "append", "last", "keep"]),
+        st.integers(),
+        st.integers(min_value=0, max_value=8),
+    ),
+    max_size=200,
+)
+
+
+class TestVector:
+    @settings(max_examples=200, deadline=None)
+    @given(_VECTOR_STEPS)
+    def test_every_step_reads_as_a_tuple_and_leaves_the_old_vector(
+        self, steps: list[tuple[str, int, int]]
+    ) -> None:
+        vector: Vector[int] = Vector()
+        model: tuple[int, ...] = ()
+        for op, value, count in steps:
+            before, seen = vector, model
+            if op == "append":
+                vector, model = vector.append(value), (*model, value)
+            elif op == "last" and model:
+                vector, model = vector.set_last(value), (*model[:-1], value)
+            elif op == "keep":
+                vector, model = vector.last(count), model[max(len(model) - count, 0) :]
+            assert vector == model
+            assert model == vector
+            assert (len(vector), tuple(vector), list(reversed(vector))) == (
+                len(model),
+                model,
+                list(reversed(model)),
+            )
+            assert [vector[i] for i in range(-len(model), len(model))] == [
+                model[i] for i in range(-len(model), len(model))
+            ]
+            assert vector[1:-1] == model[1:-1]
+            assert vector[::2] == model[::2]
+            assert before == seen  # a value: the step made a new vector
+            assert hash(vector) == hash(model)
+
+    def test_reads_outside_are_index_errors(self) -> None:
+        for outside in (Vector[int](), Vector([1, 2])):
+            with pytest.raises(IndexError):
+                outside[len(outside)]
+            with pytest.raises(IndexError):
+                outside[-len(outside) - 1]
+        with pytest.raises(IndexError):
+            Vector[int]().set_last(1)
+
+    def test_equal_only_to_sequences(self) -> None:
+        assert Vector([1]) != [2]
+        assert Vector("ab") != "ab"  # a string is a sequence, but never a run list
+        assert Vector([1]) != {1}
+        assert repr(Vector([1, 2])) == "Vector([1, 2])"
+
+    def test_vector_of_a_vector_is_itself(self) -> None:
+        made = Vector([1, 2])
+        assert vector(made) is made
+        assert vector((1, 2)) == made

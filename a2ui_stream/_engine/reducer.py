@@ -71,7 +71,7 @@ from a2ui_stream._engine.parts import Conversions, history_diffs, settle
 from a2ui_stream._engine.sharing import (
     delta_changes,
 )
-from a2ui_stream._state.persistent import EMPTY_MAP
+from a2ui_stream._state.persistent import EMPTY_MAP, Vector, vector
 from a2ui_stream._state.stream import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
@@ -319,7 +319,7 @@ def _current_run(state: StreamState) -> tuple[RunState, StreamState]:
     if state.runs:
         return state.runs[-1], state
     run = RunState()
-    return run, msgspec.structs.replace(state, runs=(run,))
+    return run, msgspec.structs.replace(state, runs=Vector((run,)))
 
 
 def _on_run_started(state: StreamState, event: ev.RunStarted, context: Context) -> Handled:
@@ -330,7 +330,7 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: Context) 
         thread_id=None if isinstance(thread, UnsetType) else thread,
         carriers=carriers,
     )
-    past = state.runs
+    past = vector(state.runs)
     settled: tuple[Diagnostic, ...] = ()
     if past:
         # No event reaches a past run again, so its buckets and caches are dead weight;
@@ -346,11 +346,11 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: Context) 
             reported=_NO_REPORTS,
             carriers=Carriers(seen=seen) if seen else None,
         )
-        past = (*past[:-1], last)
+        past = past.set_last(last)
     if context.keep_runs is not None:
-        past = past[len(past) - context.keep_runs :] if context.keep_runs else ()
+        past = past.last(context.keep_runs)
     context.conversions.clear()  # no event reaches a past run's surfaces again
-    return msgspec.structs.replace(state, runs=(*past, run)), (), settled
+    return msgspec.structs.replace(state, runs=past.append(run)), (), settled
 
 
 def _on_run_ended(status: str) -> _Handler:

@@ -11,7 +11,7 @@ engine, the request side or the shell. Holds no logic beyond reading.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeAlias
 
 import immutables
@@ -327,14 +327,17 @@ class StreamState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Everything reduced so far: every run, and surfaces restored from history.
 
     Attributes:
-        runs: every run in the order it started; the last one is current.
+        runs: every run in the order it started; the last one is current. A
+            :class:`~a2ui_stream._state.persistent.Vector` once an event changed a run
+            (a tuple's reads, and a tuple compares equal to it), so that a new current
+            run costs what it changes however many runs came before.
         history: parts rehydrated from the latest ``MESSAGES_SNAPSHOT``.
         seq: the number of events reduced.
         chunks: the chunk streams still open, which later events continue or end
             (:func:`a2ui_stream._wire.chunks.expand`); empty when none is.
     """
 
-    runs: tuple[RunState, ...] = ()
+    runs: Sequence[RunState] = ()
     history: tuple[HistoryEntry, ...] = ()
     seq: int = 0
     chunks: OpenChunks = ()
