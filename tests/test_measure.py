@@ -7,6 +7,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from msgspec import UNSET
 
 from a2ui_stream._state.measure import (
@@ -16,8 +18,14 @@ from a2ui_stream._state.measure import (
     nests_past,
     remeasured,
 )
-from a2ui_stream._tree.patch import DataChange, apply_patch
+from a2ui_stream._tree.patch import DataChange, apply_patch, diff
+from a2ui_stream._tree.pointer import parse
 from a2ui_stream._wire.frozen import freeze
+
+_SCALARS = st.none() | st.booleans() | st.integers() | st.text(max_size=4)
+_JSON_OBJECTS = st.dictionaries(
+    st.text(max_size=3), _SCALARS | st.lists(_SCALARS, max_size=3), max_size=6
+)
 
 
 def _size(value: Any) -> int:
@@ -112,6 +120,44 @@ class TestRemeasured:
         estimate = remeasured(old, new, _size(old), changes)
         assert estimate is not None
         assert estimate == _size(new)
+
+    @pytest.mark.parametrize(
+        ("old", "patch"),
+        [
+            ({"a": [1]}, [{"op": "remove", "path": "/a/0"}]),  # the one item: no comma
+            ({"a": []}, [{"op": "add", "path": "/a/-", "value": 1}]),
+            ({"a": {}}, [{"op": "add", "path": "/a/k", "value": 1}]),
+            ({"a": {"k": 1}}, [{"op": "remove", "path": "/a/k"}]),
+            (
+                {},
+                [{"op": "add", "path": "/x", "value": 1}, {"op": "add", "path": "/y", "value": 2}],
+            ),
+            ({"q": 1}, [{"op": "add", "path": '/say "hi"\\n', "value": 1}]),  # escaped key
+            ({"a": [1, 2]}, [{"op": "remove", "path": "/a/0"}, {"op": "remove", "path": "/a/0"}]),
+        ],
+    )
+    def test_exact_at_the_edges(self, old: dict[str, Any], patch: list[dict[str, Any]]) -> None:
+        """Commas of a container's one member, keys that are escaped, several at once."""
+        before = freeze(old)
+        after = apply_patch(before, patch)
+        changes = [(c["op"], parse(c["path"])) for c in diff(before, after)]
+        assert remeasured(before, after, _size(before), changes) == _size(after)
+
+    @settings(max_examples=200, deadline=None)
+    @given(_JSON_OBJECTS, st.lists(st.tuples(st.booleans(), st.text(max_size=3), _SCALARS)))
+    def test_any_members_added_or_removed(
+        self, old: dict[str, Any], steps: list[tuple[bool, str, Any]]
+    ) -> None:
+        before = freeze(old)
+        after = dict(before)
+        for remove, key, value in steps:
+            if remove:
+                after.pop(next(iter(after), key), None)
+            else:
+                after[key] = value
+        changed = freeze(after)
+        changes = [(c["op"], parse(c["path"])) for c in diff(before, changed)]
+        assert remeasured(before, changed, _size(before), changes) == _size(changed)
 
     def test_a_new_value_that_is_not_json_is_none(self) -> None:
         old = freeze({"a": 1})

@@ -12,6 +12,7 @@ Does no I/O.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
@@ -58,7 +59,7 @@ def changes_between(
     """
     for change in known:
         if change.before is old and change.after is new:
-            return [("replace", p) for p in change.paths]
+            return list(zip(change.kinds or repeat("replace"), change.paths, strict=False))
     if not _shares(old, new):
         return None
     return [(change["op"], parse(change["path"])) for change in diff(old, new)]
@@ -81,30 +82,40 @@ def nests_past(value: Any, room: int, changes: list[tuple[str, tuple[str, ...]]]
 def remeasured(
     old: Any, new: Any, old_size: int, changes: Iterable[tuple[str, tuple[str, ...]]]
 ) -> int | None:
-    """``old_size`` adjusted by the subtrees each ``(op, tokens)`` change removed or added."""
-    estimate = old_size
+    """``old_size`` adjusted by the subtrees each ``(op, tokens)`` change removed or added.
+
+    Exact: a member's key is counted as written, and the commas of each container a
+    member joined or left are counted once for the container (its one member has none).
+    """
+    size = old_size
+    parents: dict[tuple[str, ...], None] = {}
     for op, tokens in changes:
-        name = _separator(old if op == "remove" else new, tokens) if op != "replace" else 0
         if op != "add":
             gone = encoded_size(get(old, tokens))
             if gone is None:
                 return encoded_size(new)
-            estimate -= gone + (name if op == "remove" else 0)
+            size -= gone + (_key(old, tokens) if op == "remove" else 0)
         if op != "remove":
             added = encoded_size(get(new, tokens))
             if added is None:
                 return None
-            estimate += added + (name if op == "add" else 0)
-    return max(estimate, 0)
+            size += added + (_key(new, tokens) if op == "add" else 0)
+        if op != "replace" and tokens:
+            parents[tokens[:-1]] = None
+    for parent in parents:
+        size += _commas(get(new, parent)) - _commas(get(old, parent))
+    return max(size, 0)
 
 
-def _separator(model: Any, tokens: tuple[str, ...]) -> int:
-    """What an added or removed member costs beside its value: a comma, and a key's text."""
-    if not tokens:
+def _key(model: Any, tokens: tuple[str, ...]) -> int:
+    """What a member costs beside its value and comma: in an object, its key and colon."""
+    if not tokens or type(get(model, tokens[:-1])) in LISTS:
         return 0
-    if type(get(model, tokens[:-1])) in LISTS:
-        return 1
-    return len(tokens[-1]) + 4  # its quotes, colon and comma (keys are rarely escaped)
+    return len(_ENCODER.encode(tokens[-1])) + 1
+
+
+def _commas(container: Any) -> int:
+    return max(len(container) - 1, 0)
 
 
 def _shares(old: Any, new: Any) -> bool:
