@@ -19,7 +19,8 @@ from a2ui_stream._tree.patch import (
     apply_patch,
     apply_patch_within,
     diff,
-    replaced_paths,
+    outermost,
+    written_paths,
 )
 from a2ui_stream._tree.pointer import escape_token
 from a2ui_stream._wire.frozen import extended, freeze
@@ -280,43 +281,45 @@ class TestDiff:
         assert diff({"a/b": 1}, {"a/b": 2}) == [{"op": "replace", "path": "/a~1b", "value": 2}]
 
 
-class TestReplacedPaths:
-    def test_replacements_give_their_paths(self) -> None:
-        """Replace operations give their paths as tokens; test operations give none."""
+class TestWrittenPaths:
+    def test_writes_give_their_op_and_path(self) -> None:
+        """Replace, add and remove give their paths as tokens; test operations give none."""
         patch = [
             {"op": "replace", "path": "/a/0/b", "value": 1},
             {"op": "test", "path": "/a", "value": []},
-            {"op": "replace", "path": "/c~1d", "value": 2},
+            {"op": "add", "path": "/c~1d", "value": 2},
+            {"op": "remove", "path": "/e"},
         ]
-        assert replaced_paths(patch) == (("c/d",), ("a", "0", "b"))
+        assert written_paths(patch) == (
+            ("replace", ("a", "0", "b")),
+            ("add", ("c/d",)),
+            ("remove", ("e",)),
+        )
 
     def test_paths_inside_another_are_dropped(self) -> None:
-        """A path under another replaced path is covered by it, in either order."""
-        inner = {"op": "replace", "path": "/a/b", "value": 1}
-        outer = {"op": "replace", "path": "/a", "value": {}}
-        assert replaced_paths([inner, outer]) == (("a",),)
-        assert replaced_paths([outer, inner, inner]) == (("a",),)
+        """A path under another is covered by it, in either order."""
+        assert outermost([("a", "b"), ("a",)]) == (("a",),)
+        assert outermost([("a",), ("a", "b"), ("a", "b"), ("c",)]) == (("a",), ("c",))
 
     @pytest.mark.parametrize(
         "operation",
         [
-            {"op": "add", "path": "/a/-", "value": 1},
-            {"op": "remove", "path": "/a/0"},
             {"op": "move", "from": "/a/0", "path": "/b"},
             {"op": "copy", "from": "/a/0", "path": "/b"},
             {"op": "replace", "path": 7, "value": 1},
+            {"op": "add", "path": "no slash", "value": 1},
             "not an operation",
         ],
     )
-    def test_anything_but_replacing_says_nothing(self, operation: Any) -> None:
-        """Operations that shift indices or touch two places make the answer None."""
-        assert replaced_paths([{"op": "replace", "path": "/x", "value": 1}, operation]) is None
+    def test_two_places_or_none_say_nothing(self, operation: Any) -> None:
+        """Operations that touch two places, or none readable, make the answer None."""
+        assert written_paths([{"op": "replace", "path": "/x", "value": 1}, operation]) is None
 
     def test_a_long_patch_says_nothing(self) -> None:
         """Past 256 operations the claim would cost more than the diff it spares."""
         patch = [{"op": "replace", "path": f"/{i}", "value": i} for i in range(257)]
-        assert replaced_paths(patch) is None
-        assert replaced_paths(patch[:256]) is not None
+        assert written_paths(patch) is None
+        assert written_paths(patch[:256]) is not None
 
 
 def _paths(value: Any, prefix: str = "") -> list[str]:

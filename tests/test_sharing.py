@@ -3,12 +3,18 @@ before, and a re-sent snapshot restarts where it changed."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from a2ui_stream import events as ev
+from a2ui_stream._engine import reducer as reducer_module
 from a2ui_stream._engine import sharing
+from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._engine.sharing import (
     decode_shared,
     delta_changes,
@@ -22,6 +28,7 @@ from a2ui_stream._state.stream import Bucket
 from a2ui_stream._state.surface import Surface
 from a2ui_stream._tree.patch import DataChange, apply_patch
 from a2ui_stream._wire.a2ui import UpdateDataModel
+from a2ui_stream.testing import create_surface, update_components
 
 Raw = msgspec.Raw
 
@@ -107,18 +114,153 @@ class TestDeltaChanges:
         assert claim.before is content["a2ui_operations"][1]["updateDataModel"]["value"]
         assert claim.after == {"n": 5, "m": {"k": 2}}
 
+    VALUE = "/a2ui_operations/1/updateDataModel/value"
+
+    @pytest.mark.parametrize(
+        ("patch", "paths", "kinds"),
+        [
+            ([{"op": "add", "path": f"{VALUE}/z", "value": 1}], (("z",),), ("add",)),
+            ([{"op": "add", "path": f"{VALUE}/n", "value": 2}], (("n",),), ("replace",)),
+            ([{"op": "remove", "path": f"{VALUE}/n"}], (("n",),), ("remove",)),
+            ([{"op": "add", "path": f"{VALUE}/m/new", "value": 3}], (("m", "new"),), ("add",)),
+            (  # inside a member added by the same patch: the outer write covers it
+                [
+                    {"op": "add", "path": f"{VALUE}/o", "value": []},
+                    {"op": "add", "path": f"{VALUE}/o/-", "value": 1},
+                ],
+                (("o",),),
+                ("add",),
+            ),
+            (
+                [
+                    {"op": "add", "path": f"{VALUE}/z", "value": 1},
+                    {"op": "remove", "path": f"{VALUE}/z"},
+                    {"op": "replace", "path": f"{VALUE}/n", "value": 9},
+                ],
+                (("n",),),
+                ("replace",),
+            ),
+        ],
+    )
+    def test_an_objects_members_added_or_removed_are_claimed(
+        self, patch: list[dict[str, Any]], paths: tuple[Any, ...], kinds: tuple[str, ...]
+    ) -> None:
+        """One member more or less is a change at its place alone, of the kind it is."""
+        content = self.content({"n": 1, "m": {"k": 2}, "list": [1, 2]})
+        patched = apply_patch(content, patch)
+        [claim] = delta_changes(content, patched, patch)
+        assert (claim.paths, claim.kinds) == (paths, kinds)
+        assert claim.after is patched["a2ui_operations"][1]["updateDataModel"]["value"]
+
     @pytest.mark.parametrize(
         "patch",
         [
             [{"op": "replace", "path": "/a2ui_operations/1", "value": {"updateDataModel": {}}}],
-            [{"op": "add", "path": "/a2ui_operations/1/updateDataModel/value/z", "value": 1}],
             [{"op": "replace", "path": "/a2ui_operations/0/createSurface", "value": {}}],
+            # An array's items after the place shift: only a diff finds what moved.
+            [{"op": "add", "path": "/a2ui_operations/1/updateDataModel/value/list/0", "value": 0}],
+            [{"op": "remove", "path": "/a2ui_operations/1/updateDataModel/value/list/0"}],
+            [{"op": "move", "from": "/a2ui_operations/1/updateDataModel/value/n", "path": "/x"}],
+            [  # added and removed again: nothing changed
+                {"op": "add", "path": "/a2ui_operations/1/updateDataModel/value/z", "value": 1},
+                {"op": "remove", "path": "/a2ui_operations/1/updateDataModel/value/z"},
+            ],
         ],
     )
     def test_anything_else_claims_nothing(self, patch: list[dict[str, Any]]) -> None:
-        """Whole operations, adds and paths outside data values say nothing of the values."""
-        content = self.content({"n": 1})
+        """Whole operations, array shifts, moves and paths outside data values say nothing."""
+        content = self.content({"n": 1, "list": [1, 2]})
         assert delta_changes(content, apply_patch(content, patch), patch) == ()
+
+
+_VALUE = "/a2ui_operations/2/updateDataModel/value"
+_KEYS = ["a", "b", "c", "d"]
+
+
+def _data_patch(rng: random.Random, step: int) -> list[dict[str, Any]]:
+    """One random write inside the data value: members, nested members, list items."""
+    key = rng.choice(_KEYS)
+    choice = rng.randrange(8)
+    if choice == 0:
+        return [{"op": "add", "path": f"{_VALUE}/{key}", "value": step}]
+    if choice == 1:
+        return [{"op": "replace", "path": f"{_VALUE}/{key}", "value": {"x": step}}]
+    if choice == 2:
+        return [{"op": "remove", "path": f"{_VALUE}/{key}"}]
+    if choice == 3:
+        return [{"op": "add", "path": f"{_VALUE}/items/-", "value": {"label": f"i{step}"}}]
+    if choice == 4:
+        return [{"op": "add", "path": f"{_VALUE}/items/0", "value": {"label": f"f{step}"}}]
+    if choice == 5:
+        return [{"op": "remove", "path": f"{_VALUE}/items/0"}]
+    if choice == 6:
+        return [{"op": "add", "path": f"{_VALUE}/items/0/label", "value": f"l{step}"}]
+    return [  # two writes, one inside the other's place
+        {"op": "add", "path": f"{_VALUE}/{key}", "value": {}},
+        {"op": "add", "path": f"{_VALUE}/{key}/x", "value": step},
+    ]
+
+
+def _data(content: dict[str, Any]) -> Any:
+    return content["a2ui_operations"][2]["updateDataModel"]["value"]
+
+
+class TestClaimsAgainstTheDiff:
+    """The oracle: the same reducer with no claims, which diffs the data models instead."""
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=1, max_value=30))
+    def test_random_data_writes(self, seed: int, count: int) -> None:
+        rng = random.Random(seed)
+        texts = [{"id": k, "component": "Text", "text": {"path": f"/{k}"}} for k in _KEYS]
+        entries: list[dict[str, Any]] = [
+            {"id": "root", "component": "Column", "children": [*_KEYS, "list"]},
+            *texts,
+            {
+                "id": "list",
+                "component": "List",
+                "children": {"componentId": "row", "path": "/items"},
+            },
+            {"id": "row", "component": "Text", "text": {"path": "label"}},
+        ]
+        data = {"a": 1, "items": [{"label": "first"}]}
+        content = {
+            "a2ui_operations": [
+                create_surface("s"),
+                update_components("s", *entries),
+                {
+                    "version": "v0.9",
+                    "updateDataModel": {"surfaceId": "s", "path": "/", "value": data},
+                },
+            ]
+        }
+        events: list[ev.Event] = [
+            ev.ActivitySnapshot.of(
+                message_id="m", activity_type="a2ui-surface", content=content, replace=True
+            )
+        ]
+        for step in range(count):
+            patch = _data_patch(rng, step)
+            try:
+                content = apply_patch(content, patch)
+            except ValueError:
+                continue  # the patch does not apply here: the stream would be refused
+            events.append(
+                ev.ActivityDelta(message_id="m", activity_type="a2ui-surface", patch=patch)
+            )
+        claimed = self._fold(events)
+        assert claimed[2] == [len(msgspec.json.encode(_data(content)))]  # measured, not encoded
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(reducer_module, "delta_changes", lambda *_: ())
+            assert claimed == self._fold(events)
+
+    @staticmethod
+    def _fold(events: list[ev.Event]) -> tuple[bytes, bytes, list[int]]:
+        state, diffs, diagnostics = Reducer().reduce_all(events)
+        run = state.runs[-1]
+        sizes = [s.data_bytes for b in run.buckets.values() for s in b.surfaces.values()]
+        encode = msgspec.json.encode
+        return encode([msgspec.to_builtins(d) for d in diffs]), encode(diagnostics), sizes
 
 
 class TestSharedWrite:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import msgspec
 
 from a2ui_stream._state.stream import OPERATIONS_KEY
-from a2ui_stream._tree.patch import DataChange, replaced_paths
+from a2ui_stream._tree.patch import DataChange, outermost, written_paths
 from a2ui_stream._tree.share import share, share_text
 from a2ui_stream._wire.a2ui import UpdateDataModel, decode_operation
 from a2ui_stream._wire.frozen import DICTS, LISTS, FrozenDict, freeze
@@ -197,12 +197,16 @@ def share_data(old: Surfaces, new: Surfaces, done: Collection[int] = ()) -> Surf
 def delta_changes(content: Any, patched: Any, patch: Sequence[Any]) -> tuple[DataChange, ...]:
     """How a delta changed the data values of ``updateDataModel`` operations, from its patch.
 
-    Why: the patch names the values it replaced, so the size estimate and the converter
+    Why: the patch names the places it wrote, so the size estimate and the converter
     need not diff the old and new data models to find them; that diff costs a step per
-    child of every container on the way, which grows with the model.
+    child of every container on the way, which grows with the model (a value given one
+    key per delta cost its square: 16,000 keys, 39 s).
 
-    Only a patch of ``replace`` (and ``test``) operations says exactly what changed; one
-    that replaces a whole operation or the list says nothing of the values inside.
+    A ``replace`` changes exactly its place; an ``add`` or ``remove`` of an object's
+    member does too, but one in an array shifts the items after it, and then the claim
+    is not made (nor for a patch that moves or copies: see
+    :func:`~a2ui_stream._tree.patch.written_paths`). A write above a data value (a whole
+    operation, say) says nothing of the values inside, so that operation gets no claim.
 
     Args:
         content: the activity content before the patch.
@@ -212,26 +216,65 @@ def delta_changes(content: Any, patched: Any, patch: Sequence[Any]) -> tuple[Dat
     Returns:
         One claim per ``updateDataModel`` operation whose value the patch changed.
     """
-    paths = replaced_paths(patch)
-    if not paths:
+    writes = written_paths(patch)
+    if not writes:
         return ()
-    # A path above a data value (a whole operation, say) hides every path inside it,
-    # so an operation replaced whole gets no claim.
-    inside: dict[str, list[tuple[str, ...]]] = {}
-    for path in paths:
+    inside: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for name, path in writes:
         if (
             len(path) >= _VALUE_DEPTH
             and path[0] == OPERATIONS_KEY
             and path[2] == _DATA_WRITE
             and path[3] == "value"
         ):
-            inside.setdefault(path[1], []).append(path[_VALUE_DEPTH:])
+            inside.setdefault(path[1], []).append((name, path[_VALUE_DEPTH:]))
     changes = []
-    for index, changed in inside.items():
+    for index, written in inside.items():
         before, after = _data_value(content, index), _data_value(patched, index)
-        if before is not _ABSENT and after is not _ABSENT and before is not after:
-            changes.append(DataChange(before, after, tuple(changed)))
+        if before is _ABSENT or after is _ABSENT or before is after:
+            continue
+        claim = _claim(before, after, written)
+        if claim is not None:
+            changes.append(claim)
     return tuple(changes)
+
+
+def _claim(
+    before: Any, after: Any, written: list[tuple[str, tuple[str, ...]]]
+) -> DataChange | None:
+    """The claim of what ``written`` changed, or ``None`` when an array's items shifted."""
+    paths = outermost(path for _, path in written)
+    for name, path in written:
+        if name == "replace" or not path or path not in paths:
+            continue  # a place inside another write is covered by it
+        parent = _at(after if name == "add" else before, path[:-1])
+        if type(parent) not in DICTS:
+            return None  # an array's items after the place moved: the diff finds them
+    kinds = []
+    kept = []
+    for path in paths:
+        was, now = _at(before, path), _at(after, path)
+        if was is _ABSENT and now is _ABSENT:
+            continue  # added and removed again: nothing changed there
+        kept.append(path)
+        kinds.append("add" if was is _ABSENT else "remove" if now is _ABSENT else "replace")
+    if not kept:
+        return None
+    return DataChange(before, after, tuple(kept), tuple(kinds))
+
+
+def _at(value: Any, tokens: tuple[str, ...]) -> Any:
+    """The value at ``tokens`` (object keys and array indexes), or ``_ABSENT``."""
+    for token in tokens:
+        if type(value) in DICTS:
+            value = value.get(token, _ABSENT)
+        elif type(value) in LISTS and token.isdigit() and token.isascii():
+            value = value[int(token)] if int(token) < len(value) else _ABSENT
+        else:
+            return _ABSENT
+        if value is _ABSENT:
+            return value
+    return value
 
 
 def _data_value(content: Any, index: str) -> Any:

@@ -21,7 +21,7 @@ Must not import: state, conversion or shell modules. Does no I/O, no logging.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import compress
 from operator import is_not
 from typing import Any, NamedTuple, TypeAlias
@@ -44,7 +44,8 @@ __all__ = [
     "apply_patch",
     "apply_patch_within",
     "diff",
-    "replaced_paths",
+    "outermost",
+    "written_paths",
 ]
 
 JSON: TypeAlias = Any
@@ -63,11 +64,14 @@ class DataChange(NamedTuple):
         before: the value before the change.
         after: the value after it, sharing every subtree off ``paths``.
         paths: the changed locations as reference tokens, none inside another.
+        kinds: for each path, ``"replace"``, ``"add"`` (absent before) or ``"remove"``
+            (absent after); empty when every path was replaced.
     """
 
     before: JSON
     after: JSON
     paths: tuple[tuple[str, ...], ...]
+    kinds: tuple[str, ...] = ()
 
 
 class PatchError(ValueError):
@@ -183,41 +187,48 @@ def _apply(document: JSON, patch: Sequence[Any], bounds: _Bounds) -> JSON:
 
 
 #: Beyond this many operations a claim costs more to check than the diff it spares.
-_MAX_REPLACED = 256
+_MAX_WRITES = 256
+#: The operations that write one place, and do nothing else.
+_ONE_PLACE = frozenset({"replace", "add", "remove"})
 
 
-def replaced_paths(patch: Sequence[Any]) -> tuple[tuple[str, ...], ...] | None:
-    """The locations an applied patch wrote, when it only replaced values.
+def written_paths(patch: Sequence[Any]) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    """Where an applied patch wrote, and how: what a claim about its change is made of.
 
-    ``replace`` changes exactly what its path names and ``test`` changes nothing; any
-    other operation (an ``add`` or ``remove`` shifts the indices after it, a ``move``
-    touches two places) makes the answer ``None``.
+    ``replace``, ``add`` and ``remove`` each change one place (an ``add`` or ``remove``
+    in an array shifts the items after it too, which the caller must rule out);
+    ``test`` changes nothing. A ``move`` or ``copy`` touches two places, and makes the
+    answer ``None``.
 
     Args:
         patch: a patch that :func:`apply_patch` accepted.
 
     Returns:
-        The replaced paths as reference tokens, without any that lies inside another
-        (the outer one covers it); ``None`` when the patch did more than replace.
+        ``(op, tokens)`` for each operation that wrote, in the patch's order; ``None``
+        when one did more, or the patch is too long for a claim to pay.
     """
-    if len(patch) > _MAX_REPLACED:
+    if len(patch) > _MAX_WRITES:
         return None
-    tokens: list[tuple[str, ...]] = []
+    writes: list[tuple[str, tuple[str, ...]]] = []
     for operation in patch:
         mapping = type(operation) in DICTS or isinstance(operation, Mapping)  # ABCs cost
         name = operation.get("op") if mapping else None
         if name == "test":
             continue
-        pointer = operation.get("path") if name == "replace" else None
+        pointer = operation.get("path") if name in _ONE_PLACE else None
         if not isinstance(pointer, str):
             return None
         try:
-            tokens.append(parse(pointer))
+            writes.append((str(name), parse(pointer)))
         except PointerError:
             return None
-    tokens.sort(key=len)
+    return tuple(writes)
+
+
+def outermost(paths: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
+    """``paths`` without any inside another (the outer one covers it), shortest first."""
     kept: list[tuple[str, ...]] = []
-    for path in tokens:
+    for path in sorted(paths, key=len):
         if not any(path[: len(outer)] == outer for outer in kept):
             kept.append(path)
     return tuple(kept)
