@@ -24,6 +24,7 @@ from msgspec import UNSET
 from a2ui_stream import Diagnostic, Limits, PartDiff, Processor, testing
 from a2ui_stream import events as ev
 from a2ui_stream._engine.reducer import Reducer
+from a2ui_stream._tree.pointer import escape_token
 from a2ui_stream._view.model import Card, Note, Page, Section, Step
 from a2ui_stream._view.page import render_page
 from a2ui_stream.testing import create_surface as create
@@ -377,3 +378,15 @@ def render_recording(tool: str) -> bytes:
         {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
     ]
     return b"".join(json.dumps(event).encode() + b"\n" for event in events)
+
+
+def pointers_into(value: Any, prefix: str = "") -> list[str]:
+    """Every JSON Pointer into ``value``, the root included."""
+    found = [prefix]
+    if type(value) is dict:
+        for key, child in value.items():
+            found += pointers_into(child, f"{prefix}/{escape_token(key)}")
+    elif type(value) is list:
+        for index, child in enumerate(value):
+            found += pointers_into(child, f"{prefix}/{index}")
+    return found

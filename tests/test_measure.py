@@ -18,7 +18,8 @@ from a2ui_stream._state.measure import (
     nests_past,
     remeasured,
 )
-from a2ui_stream._tree.patch import DataChange, apply_patch, diff
+from a2ui_stream._tree.diff import diff
+from a2ui_stream._tree.patch import DataChange, apply_patch
 from a2ui_stream._tree.pointer import parse
 from a2ui_stream._wire.frozen import freeze
 

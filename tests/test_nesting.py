@@ -26,7 +26,8 @@ from a2ui_stream._convert.functions import MAX_NESTING
 from a2ui_stream._engine.content import content_depth
 from a2ui_stream._shell.cli import main
 from a2ui_stream._state.surface import apply_operation
-from a2ui_stream._tree.patch import PatchDepthError, apply_patch, diff
+from a2ui_stream._tree.diff import diff
+from a2ui_stream._tree.patch import PatchDepthError, apply_patch
 from a2ui_stream._tree.pointer import delete_value, get, set_value
 from a2ui_stream._wire import codec
 from a2ui_stream._wire.events import ActivityMessage, AssistantMessage, MessagesSnapshot

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from helpers import json_values
+from helpers import json_values, pointers_into
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,12 +18,10 @@ from a2ui_stream._tree.patch import (
     PatchSizeError,
     apply_patch,
     apply_patch_within,
-    diff,
     outermost,
     written_paths,
 )
-from a2ui_stream._tree.pointer import escape_token
-from a2ui_stream._wire.frozen import extended, freeze
+from a2ui_stream._wire.frozen import freeze
 
 DOC: dict[str, Any] = {"a": {"b": [1, 2, 3], "c": "x"}, "d": {"e": True}, "~/": 0}
 
@@ -162,7 +160,7 @@ class TestApplyPatch:
         patch: list[dict[str, Any]] = []
         current = document
         for _ in range(data.draw(st.integers(1, 6))):
-            paths = _paths(current)
+            paths = pointers_into(current)
             op = data.draw(st.sampled_from(["add", "remove", "replace", "move", "copy"]))
             target = data.draw(st.sampled_from([*paths, *(f"{p}/-" for p in paths)]))
             operation: dict[str, Any] = {"op": op, "path": target}
@@ -187,98 +185,6 @@ class TestApplyPatch:
         with pytest.raises(PatchError):
             apply_patch({"x": True}, [{"op": "test", "path": "/x", "value": 1}])
         assert apply_patch({"x": 1}, [{"op": "test", "path": "/x", "value": 1.0}]) == {"x": 1}
-
-
-#: JSON values with containers wider than the diff's narrow scan, and keys to escape.
-_WIDE = st.recursive(
-    st.none() | st.booleans() | st.integers(-2, 2) | st.text("a/~", max_size=2),
-    lambda inner: (
-        st.lists(inner, max_size=12)
-        | st.dictionaries(st.text("ab/~", max_size=3), inner, max_size=12)
-    ),
-    max_leaves=40,
-)
-
-
-class TestDiff:
-    @settings(max_examples=300, deadline=None)
-    @given(json_values, json_values)
-    def test_diff_applies_back(self, old: Any, new: Any) -> None:
-        """Applying diff(old, new) to old gives new (object key order aside)."""
-        patched = apply_patch(old, diff(old, new))
-        assert msgspec.json.encode(patched, order="sorted") == msgspec.json.encode(
-            new, order="sorted"
-        )
-
-    @settings(max_examples=300, deadline=None)
-    @given(document=_WIDE, data=st.data())
-    def test_shared_subtrees_give_the_patch_copies_give(
-        self, document: Any, data: st.DataObject
-    ) -> None:
-        """A document and its patched copy (sharing what the patch left) diff as two copies do.
-
-        Wide and narrow containers are scanned differently, and keys with ``/`` and
-        ``~`` are escaped only when an operation is written: both ways, the same patch,
-        which applies back.
-        """
-        current = document
-        for _ in range(data.draw(st.integers(1, 4))):
-            paths = _paths(current)
-            op = data.draw(st.sampled_from(["add", "remove", "replace"]))
-            target = data.draw(st.sampled_from([*paths, *(f"{p}/-" for p in paths)]))
-            operation: dict[str, Any] = {"op": op, "path": target}
-            if op != "remove":
-                operation["value"] = data.draw(_WIDE)
-            try:
-                current = apply_patch(current, [operation])
-            except PatchError:
-                continue
-        found = diff(document, current)
-        assert found == diff(copy.deepcopy(document), copy.deepcopy(current))
-        patched = apply_patch(document, found)
-        assert msgspec.json.encode(patched, order="sorted") == msgspec.json.encode(
-            current, order="sorted"
-        )
-
-    def test_a_number_becoming_a_boolean_is_replaced(self) -> None:
-        """``1`` and ``true`` differ in JSON though Python finds them equal."""
-        assert diff({"a": [1, 0]}, {"a": [True, 0]}) == [
-            {"op": "replace", "path": "/a/0", "value": True}
-        ]
-        assert diff({"a": 1}, {"a": 1.0}) == []
-
-    def test_shared_subtrees_are_not_visited(self) -> None:
-        """Identical subtrees produce no operations: only the changed value is replaced."""
-        shared = {"big": list(range(1000))}
-        assert diff({"s": shared, "v": 1}, {"s": shared, "v": 2}) == [
-            {"op": "replace", "path": "/v", "value": 2}
-        ]
-
-    @settings(max_examples=200, deadline=None)
-    @given(
-        st.lists(json_values, max_size=8), st.lists(st.lists(json_values, max_size=3), max_size=4)
-    )
-    def test_a_list_grown_from_the_old_one_diffs_as_any_list(
-        self, items: list[Any], tails: list[list[Any]]
-    ) -> None:
-        """A list streamed by ``extended`` gives the patch a plain list of its items gives."""
-        old = freeze(items)
-        new = old
-        for tail in tails:
-            new = extended(new, freeze(tail))
-        assert diff({"l": old}, {"l": new}) == diff({"l": old}, {"l": list(new)})
-        assert diff(old, new) == [
-            {"op": "add", "path": f"/{index}", "value": new[index]}
-            for index in range(len(old), len(new))
-        ]
-
-    def test_equal_values_give_an_empty_patch(self) -> None:
-        """Equal documents give no operations."""
-        assert diff({"a": [1, {"b": None}]}, {"a": [1, {"b": None}]}) == []
-
-    def test_keys_are_escaped(self) -> None:
-        """Keys with / and ~ are escaped in paths."""
-        assert diff({"a/b": 1}, {"a/b": 2}) == [{"op": "replace", "path": "/a~1b", "value": 2}]
 
 
 class TestWrittenPaths:
@@ -320,18 +226,6 @@ class TestWrittenPaths:
         patch = [{"op": "replace", "path": f"/{i}", "value": i} for i in range(257)]
         assert written_paths(patch) is None
         assert written_paths(patch[:256]) is not None
-
-
-def _paths(value: Any, prefix: str = "") -> list[str]:
-    """Every pointer into ``value``, the root included."""
-    found = [prefix]
-    if type(value) is dict:
-        for key, child in value.items():
-            found += _paths(child, f"{prefix}/{escape_token(key)}")
-    elif type(value) is list:
-        for index, child in enumerate(value):
-            found += _paths(child, f"{prefix}/{index}")
-    return found
 
 
 class TestCountedPatches:
@@ -425,7 +319,7 @@ class TestCountedPatches:
         patch: list[dict[str, Any]] = []
         current = document
         for _ in range(data.draw(st.integers(1, 4))):
-            paths = _paths(current)
+            paths = pointers_into(current)
             op = data.draw(st.sampled_from(["add", "remove", "replace", "move", "copy", "test"]))
             target = data.draw(st.sampled_from([*paths, *(f"{p}/-" for p in paths)]))
             operation: dict[str, Any] = {"op": op, "path": target}

@@ -15,7 +15,8 @@ from helpers import json_values
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream._tree.patch import apply_patch, diff
+from a2ui_stream._tree.diff import diff
+from a2ui_stream._tree.patch import apply_patch
 from a2ui_stream._tree.pointer import parse
 from a2ui_stream._tree.share import share, share_text
 from a2ui_stream._wire.numbers import js_number

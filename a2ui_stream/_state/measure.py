@@ -19,7 +19,7 @@ import msgspec
 from msgspec import UNSET
 
 from a2ui_stream._tree.depth import deeper_than
-from a2ui_stream._tree.patch import diff
+from a2ui_stream._tree.diff import diff
 from a2ui_stream._tree.pointer import get, parse
 from a2ui_stream._wire.frozen import DICTS, LISTS
 

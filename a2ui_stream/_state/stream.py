@@ -21,7 +21,7 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._state.persistent import EMPTY_MAP, OrderedMap
 from a2ui_stream._state.surface import Surface
 from a2ui_stream._state.wire import diff_line, entry_line, history_line, part_line, run_line
-from a2ui_stream._tree.patch import diff as json_diff
+from a2ui_stream._tree.diff import diff as json_diff
 from a2ui_stream._wire.chunks import OpenChunks  # noqa: TC001 - msgspec reads it at runtime
 from a2ui_stream._wire.convention import (
     A2UI_ACTIVITY_TYPE,
