@@ -22,10 +22,10 @@ import io
 import sys
 from typing import TYPE_CHECKING, NoReturn
 
+from a2ui_stream._shell.filelog import naming
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
-
-from a2ui_stream._shell.filelog import naming
 
 __all__ = ["standard_streams", "write_out"]
 
