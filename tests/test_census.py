@@ -16,7 +16,7 @@ from helpers import fold, run_started, snapshot, text_surface
 from a2ui_stream._engine.census import count_surfaces
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._state.persistent import OrderedMap
-from a2ui_stream._state.stream import Bucket, RunState
+from a2ui_stream._state.stream import NO_HOLDERS, Bucket, Holders, Live, RunState
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
@@ -32,13 +32,18 @@ def bucket(message_id: str, *surface_ids: str) -> Bucket:
 
 def run_of(*buckets: Bucket) -> RunState:
     """A run holding ``buckets``, its census counted as the reducer would."""
-    live: dict[str, int] = {}
+    live: dict[str, Holders] = {}
     stored: OrderedMap[str, Bucket] = OrderedMap()
     for each in buckets:
         stored = stored.set(each.message_id, each)
         for sid in each.surfaces:
-            live[sid] = live.get(sid, 0) + 1
+            live[sid] = live.get(sid, NO_HOLDERS).set((False, each.message_id), None)
     return RunState(run_id="r", buckets=stored, live=immutables.Map(live))
+
+
+def counts(live: Live) -> dict[str, int]:
+    """How many buckets hold each live surface."""
+    return {sid: len(holders) for sid, holders in live.items()}
 
 
 def count(
@@ -46,7 +51,7 @@ def count(
 ) -> tuple[dict[str, int], Bucket, list[Diagnostic]]:
     diagnostics: list[Diagnostic] = []
     live, kept = count_surfaces(run, new, Limits(max_run_surfaces=limit), 7, diagnostics)
-    return dict(live), kept, diagnostics
+    return counts(live), kept, diagnostics
 
 
 class TestCountSurfaces:
@@ -59,6 +64,13 @@ class TestCountSurfaces:
     def test_a_surface_in_two_buckets_counts_twice_and_once_in_the_length(self) -> None:
         live, _, _ = count(run_of(bucket("m1", "a")), bucket("m2", "a"))
         assert live == {"a": 2}
+
+    def test_the_holders_are_the_buckets_by_kind(self) -> None:
+        """Who holds a surface, activity or tool bucket, is what finds its owner."""
+        run = run_of(bucket("m1", "a", "b"))
+        live, _ = count_surfaces(run, bucket("call", "a"), Limits(), 7, [], tool=True)
+        assert dict(live["a"]) == {(False, "m1"): None, (True, "call"): None}
+        assert dict(live["b"]) == {(False, "m1"): None}
 
     def test_surfaces_a_bucket_drops_are_counted_out(self) -> None:
         run = run_of(bucket("m1", "a", "b"), bucket("m2", "b"))
@@ -101,7 +113,7 @@ class TestCountSurfaces:
     def test_the_run_is_not_changed(self) -> None:
         run = run_of(bucket("m", "a"))
         count(run, bucket("m", "b", "c"), limit=2)
-        assert dict(run.live) == {"a": 1}
+        assert counts(run.live) == {"a": 1}
         assert list(run.buckets["m"].surfaces) == ["a"]
 
     @pytest.mark.parametrize("dropped", [1, 3])
@@ -143,7 +155,7 @@ class TestRunSurfaceCap:
         run = state.current
         assert run is not None
         assert [d.code for d in diagnostics if d.code.startswith("limit")] == []
-        assert dict(run.live) == {"s": 5}
+        assert counts(run.live) == {"s": 5}
         assert run.parts["s"].args == {"$type": "Markdown", "value": "v4"}
 
     def test_deleted_surfaces_make_room(self) -> None:
@@ -155,7 +167,7 @@ class TestRunSurfaceCap:
         run = state.current
         assert run is not None
         assert list(run.parts) == ["s1"]
-        assert dict(run.live) == {"s1": 1}
+        assert counts(run.live) == {"s1": 1}
         assert [d.code for d in diagnostics if d.code.startswith("limit")] == []
 
     def test_a_dropped_surface_returns_when_there_is_room(self) -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import immutables
 from helpers import text_surface
 
 from a2ui_stream._convert.converter import Converter
 from a2ui_stream._engine.history import normalize_document
 from a2ui_stream._engine.parts import Conversions, history_diffs, make_diff, settle, synthesize
 from a2ui_stream._state.persistent import OrderedMap
-from a2ui_stream._state.stream import Bucket, HistoryEntry, Part, RunState
+from a2ui_stream._state.stream import NO_HOLDERS, Bucket, HistoryEntry, Holders, Part, RunState
 from a2ui_stream._state.surface import Surfaces, apply_operations
 from a2ui_stream._wire.diagnostics import Severity
 from a2ui_stream._wire.limits import Limits
@@ -29,11 +30,20 @@ def surfaces(*operations: Any) -> Surfaces:
 def run_of(
     *buckets: tuple[str, Surfaces], tools: tuple[tuple[str, Surfaces], ...] = ()
 ) -> RunState:
-    """A run whose activity buckets (least recent first) and tool buckets are given."""
+    """A run whose activity buckets (least recent first) and tool buckets are given.
+
+    Its census holds each surface's holders, as the reducer's census counts them.
+    """
+    live: dict[str, Holders] = {}
+    for tool, given in ((False, buckets), (True, tools)):
+        for key, held in given:
+            for sid in held:
+                live[sid] = live.get(sid, NO_HOLDERS).set((tool, key), None)
     return RunState(
         run_id="r",
         buckets=OrderedMap((key, Bucket(message_id=key, surfaces=s)) for key, s in buckets),
         tool_buckets=OrderedMap((key, Bucket(message_id=key, surfaces=s)) for key, s in tools),
+        live=immutables.Map(live),
     )
 
 
@@ -77,10 +87,12 @@ class TestSynthesize:
         """The same tree again is silent; a new tree updates in place; no owner removes."""
         first, _, _ = step(run_of(("m", surfaces(*text_surface("s", "x")))), "s")
         same = run_of(("m", surfaces(*text_surface("s", "x"))))
-        same = RunState(run_id="r", buckets=same.buckets, parts=first.parts)
+        same = RunState(run_id="r", buckets=same.buckets, live=same.live, parts=first.parts)
         assert step(same, "s")[1] == ()
         redrawn = run_of(("m", surfaces(*text_surface("s", "y"))))
-        changed = RunState(run_id="r", buckets=redrawn.buckets, parts=first.parts)
+        changed = RunState(
+            run_id="r", buckets=redrawn.buckets, live=redrawn.live, parts=first.parts
+        )
         [update] = step(changed, "s")[1]
         assert update.op == "update"
         assert (update.previous_args["value"], update.args["value"]) == ("x", "y")
@@ -100,7 +112,11 @@ class TestSynthesize:
         assert {n.severity for n in notes} == {Severity.DEBUG}
         assert all((n.seq, n.message_id) == (5, "m") for n in notes)
         again = RunState(
-            run_id="r", buckets=run.buckets, parts=after.parts, reported=after.reported
+            run_id="r",
+            buckets=run.buckets,
+            live=run.live,
+            parts=after.parts,
+            reported=after.reported,
         )
         assert step(again, "s")[2] == []
         settled = settle(again, 9)
@@ -130,6 +146,7 @@ class TestSynthesize:
             run_id="r",
             buckets=run.buckets,
             tool_buckets=run.tool_buckets,
+            live=run.live,
             reported=after.reported,
         )
         owners = [(n.surface_id, n.message_id) for n in settle(ended, 9)]

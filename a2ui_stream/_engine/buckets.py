@@ -250,7 +250,7 @@ def place_bucket(
         lifecycles = lifecycles.set(key, msgspec.structs.replace(current, phase="painted"))
     # The census counts buckets of both kinds; it finds the bucket replaced in ``buckets``.
     counted = msgspec.structs.replace(run, buckets=old) if tool else run
-    live, bucket = count_surfaces(counted, bucket, context.limits, context.seq, diagnostics)
+    live, bucket = count_surfaces(counted, bucket, context.limits, context.seq, diagnostics, tool)
     buckets = old.set_last(key, bucket)
     # Keywords spelt out: a ``**`` dict costs msgspec several times the call itself.
     if tool:

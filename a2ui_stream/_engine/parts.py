@@ -92,15 +92,23 @@ def _owner(
     bucket just ``placed`` (see :func:`synthesize`) is the answer without a search when
     it holds the surface: as the latest activity bucket, or as the only bucket.
     """
+    holders = run.live.get(surface_id)
+    if not holders:
+        return None  # no bucket holds it (it was just deleted, say)
     if placed is not None:
         found = placed[1].get(surface_id)
-        if found is not None and (not placed[2] or run.live.get(surface_id) == 1):
+        if found is not None and (not placed[2] or len(holders) == 1):
             return placed[0], found
-    for buckets in (run.buckets, run.tool_buckets):
-        for message_id in reversed(buckets):
-            surface = buckets[message_id].surfaces.get(surface_id)
-            if surface is not None:
-                return message_id, surface
+    # The most recent holder, among the census's holders: a search of every bucket
+    # made each delete of a surface an older message holds cost the whole run.
+    for tool, buckets in ((False, run.buckets), (True, run.tool_buckets)):
+        latest = max(
+            (message_id for kind, message_id in holders if kind is tool),
+            key=buckets.position,
+            default=None,
+        )
+        if latest is not None:
+            return latest, buckets[latest].surfaces[surface_id]
     return None
 
 

@@ -34,12 +34,15 @@ from a2ui_stream._wire.diagnostics import Diagnostic  # noqa: TC001 - for inspec
 __all__ = [
     "A2UI_ACTIVITY_TYPE",
     "ANONYMOUS_MESSAGE_ID",
+    "NO_HOLDERS",
     "OPERATIONS_KEY",
     "PRESENT_TOOL_NAME",
     "TOOL_CALL_PREFIX",
     "Bucket",
     "HistoryEntry",
+    "Holders",
     "Lifecycle",
+    "Live",
     "Part",
     "PartAdded",
     "PartDiff",
@@ -58,6 +61,12 @@ _NO_ENTRIES: immutables.Map[Any, Any] = immutables.Map()
 
 Surfaces: TypeAlias = Mapping[str, Surface]
 """Surfaces by surfaceId, insertion-ordered; never mutated."""
+Holders: TypeAlias = "immutables.Map[tuple[bool, str], None]"
+"""The buckets holding one surface, as ``(tool, messageId)``: a tool carrier's or not."""
+Live: TypeAlias = "immutables.Map[str, Holders]"
+"""The buckets holding each live surface of a run."""
+#: No bucket holds the surface.
+NO_HOLDERS: Holders = immutables.Map()
 JSON: TypeAlias = Any
 
 
@@ -266,9 +275,10 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         parts: the run's parts by surfaceId, in display order: a new part goes after
             the existing ones, an existing part keeps its place.
         lifecycles: the latest lifecycle per messageId.
-        live: how many of the run's buckets hold each surfaceId; its length is the
-            number of surfaces alive in the run, which ``Limits.max_run_surfaces``
-            bounds.
+        live: the run's buckets holding each surfaceId (:data:`Holders`); its length is
+            the number of surfaces alive in the run, which ``Limits.max_run_surfaces``
+            bounds, and a surface's owner is found among its holders, not by a search
+            of every bucket.
         reported: the warnings of each surface's latest conversion, where it had any:
             a redraw reports only the warnings that are not among them.
         carriers: the tool-carrier stage's bookkeeping for the run (an opaque value of
@@ -287,7 +297,7 @@ class RunState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     tool_buckets: OrderedMap[str, Bucket] = msgspec.field(default=EMPTY_MAP)
     parts: OrderedMap[str, Part] = msgspec.field(default=EMPTY_MAP)
     lifecycles: OrderedMap[str, Lifecycle] = msgspec.field(default=EMPTY_MAP)
-    live: immutables.Map[str, int] = msgspec.field(default=_NO_ENTRIES)
+    live: Live = msgspec.field(default=_NO_ENTRIES)
     reported: immutables.Map[str, tuple[Diagnostic, ...]] = msgspec.field(default=_NO_ENTRIES)
     carriers: Any = None
 
