@@ -165,6 +165,14 @@ class TestDeltaChanges:
                 {"op": "add", "path": "/a2ui_operations/1/updateDataModel/value/z", "value": 1},
                 {"op": "remove", "path": "/a2ui_operations/1/updateDataModel/value/z"},
             ],
+            [  # a value written, then its whole operation replaced: found by a property test
+                {"op": "replace", "path": "/a2ui_operations/1/updateDataModel/value/n", "value": 2},
+                {
+                    "op": "replace",
+                    "path": "/a2ui_operations/1",
+                    "value": {"updateDataModel": {"value": {"n": 3, "list": []}}},
+                },
+            ],
         ],
     )
     def test_anything_else_claims_nothing(self, patch: list[dict[str, Any]]) -> None:

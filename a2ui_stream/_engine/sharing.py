@@ -219,8 +219,13 @@ def delta_changes(content: Any, patched: Any, patch: Sequence[Any]) -> tuple[Dat
     writes = written_paths(patch)
     if not writes:
         return ()
+    # A write inside another's place is covered by it: a value under an operation the
+    # patch replaced whole is no change of that value, and gets no claim.
+    outer = set(outermost(path for _, path in writes))
     inside: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     for name, path in writes:
+        if path not in outer:
+            continue
         if (
             len(path) >= _VALUE_DEPTH
             and path[0] == OPERATIONS_KEY
