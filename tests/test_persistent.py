@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from a2ui_stream._state.persistent import OrderedMap, Vector, vector
+from a2ui_stream._state.persistent import (
+    VECTOR_AT,
+    OrderedMap,
+    Vector,
+    last_items,
+    vector,
+    with_appended,
+    with_last,
+)
 
 # (operation, key, value): "set" keeps a key's place, "last" moves it to the end.
 _STEPS = st.lists(
@@ -178,3 +186,22 @@ class TestVector:
         made = Vector([1, 2])
         assert vector(made) is made
         assert vector((1, 2)) == made
+
+
+class TestRunSequences:
+    """The helpers a stream's runs go through: a tuple while short, a Vector after."""
+
+    def test_short_stays_a_tuple_and_long_becomes_a_vector(self) -> None:
+        runs: Sequence[int] = ()
+        for count in range(1, VECTOR_AT + 5):
+            runs = with_appended(runs, count)
+            assert type(runs) is (tuple if count < VECTOR_AT else Vector)
+            assert runs == tuple(range(1, count + 1))
+            runs = with_last(runs, -count)
+            assert runs[-1] == -count
+            runs = with_last(runs, count)
+        assert last_items(runs, 3) == (VECTOR_AT + 2, VECTOR_AT + 3, VECTOR_AT + 4)
+        assert type(last_items(runs, 3)) is tuple
+        assert type(last_items(runs, VECTOR_AT)) is Vector
+        assert last_items(runs, 0) == ()
+        assert last_items((1, 2), 5) == (1, 2)

@@ -34,7 +34,7 @@ from a2ui_stream._engine.sharing import (
     share_data,
     shared_prefix,
 )
-from a2ui_stream._state.persistent import vector
+from a2ui_stream._state.persistent import with_last
 from a2ui_stream._state.stream import Bucket, PartDiff, RunState, StreamState
 from a2ui_stream._state.surface import ComponentChange, apply_operation, too_many_operations
 from a2ui_stream._tree.depth import text_depth_bound
@@ -79,7 +79,7 @@ class Context(NamedTuple):
 
 def with_run(state: StreamState, run: RunState) -> StreamState:
     """``state`` with ``run`` in place of its current (last) run."""
-    return msgspec.structs.replace(state, runs=vector(state.runs).set_last(run))
+    return msgspec.structs.replace(state, runs=with_last(state.runs, run))
 
 
 def rebuild_bucket(  # noqa: PLR0917 - one call site per carrier, each passing all

@@ -71,7 +71,7 @@ from a2ui_stream._engine.parts import Conversions, history_diffs, settle
 from a2ui_stream._engine.sharing import (
     delta_changes,
 )
-from a2ui_stream._state.persistent import EMPTY_MAP, Vector, vector
+from a2ui_stream._state.persistent import EMPTY_MAP, last_items, with_appended, with_last
 from a2ui_stream._state.stream import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
@@ -319,7 +319,7 @@ def _current_run(state: StreamState) -> tuple[RunState, StreamState]:
     if state.runs:
         return state.runs[-1], state
     run = RunState()
-    return run, msgspec.structs.replace(state, runs=Vector((run,)))
+    return run, msgspec.structs.replace(state, runs=(run,))
 
 
 def _on_run_started(state: StreamState, event: ev.RunStarted, context: Context) -> Handled:
@@ -330,7 +330,7 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: Context) 
         thread_id=None if isinstance(thread, UnsetType) else thread,
         carriers=carriers,
     )
-    past = vector(state.runs)
+    past = state.runs
     settled: tuple[Diagnostic, ...] = ()
     if past:
         # No event reaches a past run again, so its buckets and caches are dead weight;
@@ -346,11 +346,11 @@ def _on_run_started(state: StreamState, event: ev.RunStarted, context: Context) 
             reported=_NO_REPORTS,
             carriers=Carriers(seen=seen) if seen else None,
         )
-        past = past.set_last(last)
+        past = with_last(past, last)
     if context.keep_runs is not None:
-        past = past.last(context.keep_runs)
+        past = last_items(past, context.keep_runs)
     context.conversions.clear()  # no event reaches a past run's surfaces again
-    return msgspec.structs.replace(state, runs=past.append(run)), (), settled
+    return msgspec.structs.replace(state, runs=with_appended(past, run)), (), settled
 
 
 def _on_run_ended(status: str) -> _Handler:

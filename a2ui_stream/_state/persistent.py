@@ -23,7 +23,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar, overload
 
 import immutables
 
-__all__ = ["EMPTY_MAP", "OrderedMap", "Vector", "vector"]
+__all__ = [
+    "EMPTY_MAP",
+    "VECTOR_AT",
+    "OrderedMap",
+    "Vector",
+    "last_items",
+    "vector",
+    "with_appended",
+    "with_last",
+]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -296,3 +305,30 @@ class Vector(Sequence[T]):
 def vector(items: Sequence[T]) -> Vector[T]:
     """``items`` as a :class:`Vector`: itself when it is one, else a new one."""
     return items if type(items) is Vector else Vector(items)
+
+
+#: Below this many items a sequence of runs stays a tuple: copied in one C loop, and read
+#: (``runs[-1]`` on every event) with no Python call; a stream keeping no past run (every
+#: ``process`` but ``--final``) never holds more than one. From here on, a Vector.
+VECTOR_AT: Final = 32
+
+
+def with_last(items: Sequence[T], item: T) -> Sequence[T]:
+    """``items`` with ``item`` in place of the last one: a tuple while short."""
+    if type(items) is tuple and len(items) < VECTOR_AT:
+        return (*items[:-1], item)
+    return vector(items).set_last(item)
+
+
+def with_appended(items: Sequence[T], item: T) -> Sequence[T]:
+    """``items`` with ``item`` after the last one: a tuple while short."""
+    if type(items) is tuple and len(items) < VECTOR_AT - 1:
+        return (*items, item)
+    return vector(items).append(item)
+
+
+def last_items(items: Sequence[T], count: int) -> Sequence[T]:
+    """The last ``count`` of ``items`` (all when there are fewer): a tuple while short."""
+    if count < VECTOR_AT:
+        return tuple(items[max(len(items) - count, 0) :])
+    return vector(items).last(count)

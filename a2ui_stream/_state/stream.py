@@ -337,10 +337,11 @@ class StreamState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Everything reduced so far: every run, and surfaces restored from history.
 
     Attributes:
-        runs: every run in the order it started; the last one is current. A
-            :class:`~a2ui_stream._state.persistent.Vector` once an event changed a run
-            (a tuple's reads, and a tuple compares equal to it), so that a new current
-            run costs what it changes however many runs came before.
+        runs: every run in the order it started; the last one is current. A tuple
+            while short, a :class:`~a2ui_stream._state.persistent.Vector` from
+            :data:`~a2ui_stream._state.persistent.VECTOR_AT` runs on (a tuple's reads,
+            and equal to a tuple of the same runs), so that a new current run costs
+            what it changes however many runs came before.
         history: parts rehydrated from the latest ``MESSAGES_SNAPSHOT``.
         seq: the number of events reduced.
         chunks: the chunk streams still open, which later events continue or end
