@@ -26,6 +26,7 @@ import msgspec
 
 from a2ui_stream._state.stream import OPERATIONS_KEY
 from a2ui_stream._tree.patch import DataChange, outermost, written_paths
+from a2ui_stream._tree.pointer import get
 from a2ui_stream._tree.share import share, share_text
 from a2ui_stream._wire.a2ui import UpdateDataModel, decode_operation
 from a2ui_stream._wire.frozen import DICTS, LISTS, FrozenDict, freeze
@@ -252,34 +253,22 @@ def _claim(
     for name, path in written:
         if name == "replace" or not path or path not in paths:
             continue  # a place inside another write is covered by it
-        parent = _at(after if name == "add" else before, path[:-1])
+        parent = get(after if name == "add" else before, path[:-1])
         if type(parent) not in DICTS:
             return None  # an array's items after the place moved: the diff finds them
     kinds = []
     kept = []
     for path in paths:
-        was, now = _at(before, path), _at(after, path)
-        if was is _ABSENT and now is _ABSENT:
+        was, now = get(before, path), get(after, path)
+        if was is msgspec.UNSET and now is msgspec.UNSET:
             continue  # added and removed again: nothing changed there
         kept.append(path)
-        kinds.append("add" if was is _ABSENT else "remove" if now is _ABSENT else "replace")
+        kinds.append(
+            "add" if was is msgspec.UNSET else "remove" if now is msgspec.UNSET else "replace"
+        )
     if not kept:
         return None
     return DataChange(before, after, tuple(kept), tuple(kinds))
-
-
-def _at(value: Any, tokens: tuple[str, ...]) -> Any:
-    """The value at ``tokens`` (object keys and array indexes), or ``_ABSENT``."""
-    for token in tokens:
-        if type(value) in DICTS:
-            value = value.get(token, _ABSENT)
-        elif type(value) in LISTS and token.isdigit() and token.isascii():
-            value = value[int(token)] if int(token) < len(value) else _ABSENT
-        else:
-            return _ABSENT
-        if value is _ABSENT:
-            return value
-    return value
 
 
 def _data_value(content: Any, index: str) -> Any:

@@ -50,6 +50,7 @@ __all__ = [
     "find_thread",
     "fold_thread",
     "key_envelope",
+    "sendable_name",
     "thread_name",
 ]
 
@@ -200,8 +201,15 @@ def thread_name(path: str) -> str:
     """
     name = path.rpartition("/")[2]
     stem, dot, _ = name.rpartition(".")
-    named = stem if dot and stem else name
-    return named.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return sendable_name(stem if dot and stem else name)
+
+
+def sendable_name(name: str) -> str:
+    r"""A file name as text that can be sent: each byte that was not UTF-8 as ``\xNN``.
+
+    Python reads such a byte of a name as a lone surrogate, which no encoder takes.
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 class RunLifecycle(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):

@@ -45,6 +45,7 @@ from a2ui_stream._engine.threads import (
     find_thread,
     fold_thread,
     key_envelope,
+    sendable_name,
     thread_name,
 )
 from a2ui_stream._state.wire import encode
@@ -177,7 +178,7 @@ def _path(metadata: Any) -> Iterator[Any]:
     try:
         path.encode()
     except UnicodeEncodeError:
-        shown = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        shown = sendable_name(path)
         yield beam.pvalue.TaggedOutput(
             INVALID,
             Diagnostic(

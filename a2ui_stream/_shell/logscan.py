@@ -22,6 +22,7 @@ import msgspec
 from a2ui_stream._wire.codec import EVENT_TYPES
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.limits import DEFAULT_MAX_LINE_BYTES
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -48,7 +49,7 @@ SCAN_CHUNK = 1 << 20
 #: The longest tail after the last line feed read whole to tell a record that lost its
 #: line feed from a torn one: the default ``max_line_bytes``, the longest line a stream
 #: lets through to the log.
-WHOLE_TAIL_BYTES = 16 << 20
+WHOLE_TAIL_BYTES = DEFAULT_MAX_LINE_BYTES
 #: How much of a torn fragment a diagnostic quotes.
 _RAW_PREFIX = 64
 _NEWLINE = b"\n"

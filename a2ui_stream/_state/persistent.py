@@ -4,9 +4,9 @@ Owns :class:`OrderedMap`, the mapping a run keeps its buckets, parts, lifecycles
 conversions in, and :class:`Vector`, the sequence a stream keeps its runs in. A run of
 a long stream holds one entry per messageId and per surface, and every event makes a
 new run value; with plain dicts each event copied them all, so the cost of an event
-grew with the run (issue 12). Here an update costs a few steps of
-a hash array mapped trie (``immutables.Map``, in C) whatever the size, old values stay
-valid and unchanged, and nothing offers a way to change one in place.
+grew with the run (issue 12). Here an update costs a few steps of a hash array mapped
+trie (``immutables.Map``, in C) whatever the size, old values stay valid and unchanged,
+and nothing offers a way to change one in place.
 
 Order is insertion order, as a dict's: each key carries a stamp, and the stamps index
 the keys, so iteration walks the stamps and a key moved to the end takes a new one.
