@@ -186,11 +186,11 @@ class TestLayers:
 
 #: Within the wire layer, the A2UI decoding modules import one way too: each may use
 #: only those listed (the envelope opens a message, legacy rewrites v0.8 before it;
-#: ``codes`` and ``diagnostics`` import nothing of the package).
+#: ``codes``, ``diagnostics`` and ``spelling`` import nothing of the package).
 WIRE_ORDER = {
     "problems": {"codes", "diagnostics", "frozen"},
     "legacy": {"codes", "diagnostics", "frozen", "problems"},
-    "envelope": {"codes", "diagnostics", "frozen", "numbers", "problems"},
+    "envelope": {"codes", "diagnostics", "frozen", "numbers", "problems", "spelling"},
     "a2ui": {"codes", "diagnostics", "frozen", "problems", "legacy", "envelope"},
 }
 

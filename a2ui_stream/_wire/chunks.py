@@ -56,6 +56,7 @@ from msgspec import UNSET, UnsetType
 from a2ui_stream._wire import events as ev
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
+from a2ui_stream._wire.spelling import wire_names
 
 __all__ = [
     "CHUNK_EVENTS",
@@ -115,7 +116,7 @@ def _given(value: Any) -> Any:
 
 
 def _wire_names(cls: type[ev.Event]) -> frozenset[str]:
-    return frozenset(field.encode_name for field in msgspec.structs.fields(cls))
+    return frozenset(wire_names(cls))
 
 
 # --- The three kinds ------------------------------------------------------------------

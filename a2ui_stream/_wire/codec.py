@@ -53,6 +53,7 @@ from a2ui_stream._wire.framing import Format, Frame, Framer
 from a2ui_stream._wire.keys import camel_keys
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream._wire.numbers import js_number, past_python_ints, too_long_for_python
+from a2ui_stream._wire.spelling import wire_names
 from a2ui_stream.errors import UsageError
 
 __all__ = [
@@ -101,19 +102,15 @@ _ALL: tuple[type[Event], ...] = (*_KNOWN, UnknownEvent)
 _BY_TAG: dict[str, type[Event]] = {str(cls.__struct_config__.tag): cls for cls in _KNOWN}
 #: Every ``type`` AG-UI 1.0 defines, as on the wire.
 EVENT_TYPES: frozenset[str] = frozenset(_BY_TAG)
+
 #: One decoder per class, for the known fields of a line that also had unknown ones.
 _DECODERS: dict[type[Event], msgspec.json.Decoder[Any]] = {
     cls: msgspec.json.Decoder(cls, float_hook=js_number) for cls in _ALL
 }
+
 #: Wire names each class declares (``type`` included); every other key is extra.
 _WIRE_NAMES: dict[type[Event], frozenset[str]] = {
-    cls: frozenset(
-        field.encode_name
-        for field in msgspec.structs.fields(cls)
-        if field.encode_name != EXTRA_WIRE_NAME
-    )
-    | {"type"}
-    for cls in _ALL
+    cls: frozenset(wire_names(cls)) - {EXTRA_WIRE_NAME} | {"type"} for cls in _ALL
 }
 
 

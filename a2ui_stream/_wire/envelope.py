@@ -32,6 +32,7 @@ from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.frozen import DICTS
 from a2ui_stream._wire.numbers import JsDecoder
 from a2ui_stream._wire.problems import no_surface, problem
+from a2ui_stream._wire.spelling import wire_names
 
 __all__ = [
     "OPERATION_KEYS",
@@ -189,8 +190,7 @@ _KEYS: dict[type[Wire], str] = {wire: key for key, wire in _PAYLOAD_TYPES.items(
 OPERATION_KEYS = frozenset(_PAYLOAD_TYPES)
 #: Wire spelling of each payload field, per operation key (for unknown-field warnings).
 _PAYLOAD_FIELDS: dict[str, frozenset[str]] = {
-    key: frozenset(info.encode_name for info in msgspec.structs.fields(wire))
-    for key, wire in _PAYLOAD_TYPES.items()
+    key: frozenset(wire_names(wire)) for key, wire in _PAYLOAD_TYPES.items()
 }
 
 #: ``version`` string -> version family (reference a2ui-protocol §8.1).

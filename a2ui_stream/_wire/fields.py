@@ -13,12 +13,12 @@ import operator
 import re
 from typing import TYPE_CHECKING, Any, get_args
 
-import msgspec
 from msgspec import UNSET
 
 from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.events import Event, KnownEvent
+from a2ui_stream._wire.spelling import wire_names
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Container, Iterable
@@ -89,9 +89,9 @@ EXPECTED: dict[str, tuple[str, ...]] = {
 }
 
 
-def _attributes(cls: type[Event], wire_names: Iterable[str]) -> tuple[tuple[str, str], ...]:
-    by_wire = {field.encode_name: field.name for field in msgspec.structs.fields(cls)}
-    return tuple((by_wire[wire], wire) for wire in wire_names if wire in by_wire)
+def _attributes(cls: type[Event], names: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    by_wire = wire_names(cls)
+    return tuple((by_wire[wire], wire) for wire in names if wire in by_wire)
 
 
 #: Per class, ``(attribute, wire name)`` of the fields :data:`NEEDED` and

@@ -9,14 +9,15 @@ state, tool arguments, forwarded props) are passed through untouched, so an
 ``a2ui_operations`` key inside content stays as it is.
 
 The tables come from the msgspec Structs of :mod:`a2ui_stream._wire.events` and
-:mod:`a2ui_stream._wire.messages`, read once with :mod:`msgspec.inspect`. Imports only
-msgspec and those modules; does no I/O.
+:mod:`a2ui_stream._wire.messages`, read with :mod:`msgspec.inspect` once, at first
+use. Imports only msgspec and those modules; does no I/O.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeAlias, get_args
+from functools import cache
+from typing import Any, NamedTuple, TypeAlias, get_args
 
 import msgspec.inspect as mi
 
@@ -144,12 +145,29 @@ def _one(value: JSON, nest: _Nest) -> JSON:
     return value
 
 
-_EVENTS = _Nest(
-    tag_field="type",
-    by_tag={str(cls.__struct_config__.tag): _shape(cls) for cls in get_args(KnownEvent)},
-)
-_MESSAGE = _nest(mi.type_info(Message)) or _Nest()
-_BY_TYPE: dict[type[Any], _Shape] = {cls: _shape(cls) for cls in (RunAgentInput, Tool, Context)}
+class _Tables(NamedTuple):
+    """The shapes of the wire types a caller's mapping may stand for."""
+
+    events: _Nest
+    message: _Nest
+    by_type: dict[type[Any], _Shape]
+
+
+@cache
+def _tables() -> _Tables:
+    """The shapes, read off the Structs at first use.
+
+    ``msgspec.inspect`` resolves every annotation of every wire type to read them,
+    which cost more than the rest of ``import a2ui_stream`` put together, for mappings
+    only a caller's ``feed_events``, a run input or a history ever brings.
+    """
+    events = _Nest(
+        tag_field="type",
+        by_tag={str(cls.__struct_config__.tag): _shape(cls) for cls in get_args(KnownEvent)},
+    )
+    message = _nest(mi.type_info(Message)) or _Nest()
+    by_type = {cls: _shape(cls) for cls in (RunAgentInput, Tool, Context)}
+    return _Tables(events, message, by_type)
 
 
 def camel_keys(event: Mapping[str, JSON]) -> Mapping[str, JSON]:
@@ -162,17 +180,17 @@ def camel_keys(event: Mapping[str, JSON]) -> Mapping[str, JSON]:
         The same mapping when its ``type`` is not an AG-UI 1.0 event, otherwise a
         new dict whose declared keys (at every nested wire type) are camelCase.
     """
-    return _one(event, _EVENTS)  # type: ignore[no-any-return]
+    return _one(event, _tables().events)  # type: ignore[no-any-return]
 
 
 def camel_message(message: Mapping[str, JSON]) -> Mapping[str, JSON]:
     """A message mapping (tagged by ``role``) with its declared fields in wire spelling."""
-    return _one(message, _MESSAGE)  # type: ignore[no-any-return]
+    return _one(message, _tables().message)  # type: ignore[no-any-return]
 
 
 def camel_value(value: JSON, kind: type[Any]) -> JSON:
     """A mapping meant as ``kind`` (a tool, a context entry, a run input) in wire spelling."""
-    return _rename(value, _BY_TYPE[kind])
+    return _rename(value, _tables().by_type[kind])
 
 
 def dumped(value: Any) -> Any:
