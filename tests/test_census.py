@@ -7,12 +7,14 @@ shortcuts. Then ``max_run_surfaces`` through the reducer, over a run's messages.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 import immutables
 import pytest
 from helpers import fold, run_started, snapshot, text_surface
 
+from a2ui_stream import Processor
 from a2ui_stream._engine.census import count_surfaces
 from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._state.persistent import OrderedMap
@@ -37,7 +39,7 @@ def run_of(*buckets: Bucket) -> RunState:
     for each in buckets:
         stored = stored.set(each.message_id, each)
         for sid in each.surfaces:
-            live[sid] = live.get(sid, NO_HOLDERS).set((False, each.message_id), None)
+            live[sid] = live.get(sid, NO_HOLDERS).with_holder(each.message_id, tool=False)
     return RunState(run_id="r", buckets=stored, live=immutables.Map(live))
 
 
@@ -69,8 +71,8 @@ class TestCountSurfaces:
         """Who holds a surface, activity or tool bucket, is what finds its owner."""
         run = run_of(bucket("m1", "a", "b"))
         live, _ = count_surfaces(run, bucket("call", "a"), Limits(), 7, [], tool=True)
-        assert dict(live["a"]) == {(False, "m1"): None, (True, "call"): None}
-        assert dict(live["b"]) == {(False, "m1"): None}
+        assert (dict(live["a"].activity), dict(live["a"].tools)) == ({"m1": None}, {"call": None})
+        assert (dict(live["b"].activity), dict(live["b"].tools)) == ({"m1": None}, {})
 
     def test_surfaces_a_bucket_drops_are_counted_out(self) -> None:
         run = run_of(bucket("m1", "a", "b"), bucket("m2", "b"))
@@ -200,3 +202,56 @@ class TestRunSurfaceCap:
         assert [d.code for d in diagnostics if d.code.startswith("limit")] == []
         assert [list(run.parts) for run in state.runs] == [["s0"], ["s9"]]
         assert len(state.runs[0].live) == 0
+
+
+class TestOwnerSearch:
+    """Each redraw of one surface by a new tool call finds its owner without a search.
+
+    A tool bucket that holds the surface owns it unless an activity bucket does; with
+    both kinds in one set of holders, that question searched them all, so 8,000
+    backend results redrawing one surface took 68 s (issue 12). Counted, not timed:
+    the buckets' positions are what a search of the holders reads.
+    """
+
+    @staticmethod
+    def results(count: int) -> bytes:
+        events: list[dict[str, Any]] = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}]
+        for index in range(count):
+            call = f"b{index}"
+            operations = [
+                {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}},
+                {
+                    "version": "v0.9",
+                    "updateComponents": {
+                        "surfaceId": "s",
+                        "components": [{"id": "root", "component": "Text", "text": call}],
+                    },
+                },
+            ]
+            events += [
+                {"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": "search"},
+                {"type": "TOOL_CALL_END", "toolCallId": call},
+                {
+                    "type": "TOOL_CALL_RESULT",
+                    "toolCallId": call,
+                    "messageId": f"r{index}",
+                    "content": json.dumps({"a2ui_operations": operations}),
+                },
+            ]
+        return b"".join(json.dumps(event).encode() + b"\n" for event in events)
+
+    def test_redraws_by_new_calls_read_no_positions(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        read: list[Any] = []
+        position = OrderedMap.position
+
+        def counted(self: OrderedMap[Any, Any], key: Any) -> int:
+            read.append(key)
+            return position(self, key)
+
+        monkeypatch.setattr(OrderedMap, "position", counted)
+        processor = Processor()
+        diffs = processor.feed(self.results(200))
+        assert [diff.op for diff in diffs] == ["add"] + ["update"] * 199
+        assert diffs[-1].args == processor.state.runs[-1].parts["s"].args
+        assert len(processor.state.runs[-1].live["s"]) == 200  # every call still holds it
+        assert read == []

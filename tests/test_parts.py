@@ -38,7 +38,7 @@ def run_of(
     for tool, given in ((False, buckets), (True, tools)):
         for key, held in given:
             for sid in held:
-                live[sid] = live.get(sid, NO_HOLDERS).set((tool, key), None)
+                live[sid] = live.get(sid, NO_HOLDERS).with_holder(key, tool=tool)
     return RunState(
         run_id="r",
         buckets=OrderedMap((key, Bucket(message_id=key, surfaces=s)) for key, s in buckets),
@@ -82,6 +82,25 @@ class TestSynthesize:
         assert texts(after) == [("s", "m2", "new")]
         only_tools = run_of(tools=(("t", surfaces(*text_surface("s", "tool"))),))
         assert texts(step(only_tools, "s")[0]) == [("s", "t", "tool")]
+
+    def test_a_placed_tool_bucket_yields_to_activity(self) -> None:
+        """The tool bucket just stored owns the surface only if no activity holds it."""
+        held = surfaces(*text_surface("s", "tool 2"))
+        run = run_of(
+            ("m", surfaces(*text_surface("s", "activity"))),
+            tools=(("t1", surfaces(*text_surface("s", "tool 1"))), ("t2", held)),
+        )
+        placed = ("t2", held, True)
+        converter, conversions = Converter(), Conversions()
+        after, _, _ = synthesize(
+            run, ["s"], seq=5, converter=converter, conversions=conversions, placed=placed
+        )
+        assert texts(after) == [("s", "m", "activity")]
+        tools = run_of(tools=(("t1", surfaces(*text_surface("s", "tool 1"))), ("t2", held)))
+        after, _, _ = synthesize(
+            tools, ["s"], seq=5, converter=converter, conversions=conversions, placed=placed
+        )
+        assert texts(after) == [("s", "t2", "tool 2")]
 
     def test_unchanged_gives_no_diff_changed_an_update_gone_a_remove(self) -> None:
         """The same tree again is silent; a new tree updates in place; no owner removes."""

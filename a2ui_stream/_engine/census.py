@@ -59,11 +59,11 @@ def count_surfaces(  # noqa: PLR0917 - the bucket, where it goes, and where to r
     new = bucket.surfaces
     if new is old or (len(new) == len(old) and new.keys() == old.keys()):
         return run.live, bucket
-    holder = (tool, bucket.message_id)
+    message_id = bucket.message_id
     live = run.live.mutate()
     for surface_id in old:
         if surface_id not in new:
-            holders = live[surface_id].delete(holder)
+            holders = live[surface_id].without(message_id, tool=tool)
             if holders:
                 live[surface_id] = holders
             else:
@@ -74,7 +74,7 @@ def count_surfaces(  # noqa: PLR0917 - the bucket, where it goes, and where to r
         if surface_id not in old:
             holders = live.get(surface_id, NO_HOLDERS)
             if holders or len(live) < limit:
-                live[surface_id] = holders.set(holder, None)
+                live[surface_id] = holders.with_holder(message_id, tool=tool)
             else:
                 dropped.append(surface_id)
     if dropped:

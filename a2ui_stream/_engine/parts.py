@@ -97,17 +97,13 @@ def _owner(
         return None  # no bucket holds it (it was just deleted, say)
     if placed is not None:
         found = placed[1].get(surface_id)
-        if found is not None and (not placed[2] or len(holders) == 1):
+        if found is not None and (not placed[2] or not holders.activity):
             return placed[0], found
     # The most recent holder, among the census's holders: a search of every bucket
     # made each delete of a surface an older message holds cost the whole run.
-    for tool, buckets in ((False, run.buckets), (True, run.tool_buckets)):
-        latest = max(
-            (message_id for kind, message_id in holders if kind is tool),
-            key=buckets.position,
-            default=None,
-        )
-        if latest is not None:
+    for ids, buckets in ((holders.activity, run.buckets), (holders.tools, run.tool_buckets)):
+        if ids:
+            latest = max(ids, key=buckets.position)
             return latest, buckets[latest].surfaces[surface_id]
     return None
 

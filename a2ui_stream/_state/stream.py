@@ -61,12 +61,47 @@ _NO_ENTRIES: immutables.Map[Any, Any] = immutables.Map()
 
 Surfaces: TypeAlias = Mapping[str, Surface]
 """Surfaces by surfaceId, insertion-ordered; never mutated."""
-Holders: TypeAlias = "immutables.Map[tuple[bool, str], None]"
-"""The buckets holding one surface, as ``(tool, messageId)``: a tool carrier's or not."""
+
+
+class Holders(msgspec.Struct, frozen=True, gc=False):
+    """The buckets holding one surface: activity buckets' messageIds, and tool buckets'.
+
+    Kept apart because activity outranks the tool carriers: whether any activity
+    bucket holds the surface is one truth test, where a search of one set of both
+    kinds made every redraw by a new tool call cost the calls before it (issue 12).
+    Its length is the number of buckets holding the surface.
+
+    Attributes:
+        activity: the activity buckets holding it, by messageId.
+        tools: the tool buckets holding it, by messageId.
+    """
+
+    activity: immutables.Map[str, None] = _NO_ENTRIES
+    tools: immutables.Map[str, None] = _NO_ENTRIES
+
+    def __len__(self) -> int:
+        return len(self.activity) + len(self.tools)
+
+    def __bool__(self) -> bool:
+        return bool(self.activity) or bool(self.tools)
+
+    def with_holder(self, message_id: str, *, tool: bool) -> Holders:
+        """These holders and one more bucket: a tool carrier's (``tool``) or activity's."""
+        if tool:
+            return Holders(self.activity, self.tools.set(message_id, None))
+        return Holders(self.activity.set(message_id, None), self.tools)
+
+    def without(self, message_id: str, *, tool: bool) -> Holders:
+        """These holders without one bucket."""
+        if tool:
+            return Holders(self.activity, self.tools.delete(message_id))
+        return Holders(self.activity.delete(message_id), self.tools)
+
+
 Live: TypeAlias = "immutables.Map[str, Holders]"
 """The buckets holding each live surface of a run."""
 #: No bucket holds the surface.
-NO_HOLDERS: Holders = immutables.Map()
+NO_HOLDERS: Holders = Holders()
 JSON: TypeAlias = Any
 
 
