@@ -116,6 +116,24 @@ UPSTREAM_ROWS: list[tuple[str, list[dict[str, Any]], Any, str]] = [
         ),
     ),
     (
+        "button action bound whole keeps the data's context",
+        [root("Button", label="Go", action={"path": "/a"})],
+        {"a": {"name": "go", "context": {"k": "v"}}},
+        (
+            '{"$type":"Button","label":"Go","$action":{"type":"a2ui:action","name":"go",'
+            '"surfaceId":"s1","sourceComponentId":"root","context":{"k":"v"}}}'
+        ),
+    ),
+    (
+        "button action bound whole with a null context",
+        [root("Button", label="Go", action={"path": "/a"})],
+        {"a": {"name": "go", "context": None}},
+        (
+            '{"$type":"Button","label":"Go","$action":{"type":"a2ui:action","name":"go",'
+            '"surfaceId":"s1","sourceComponentId":"root","context":null}}'
+        ),
+    ),
+    (
         "text field with longText and binding name",
         [
             root(
@@ -224,6 +242,15 @@ UPSTREAM_ROWS: list[tuple[str, list[dict[str, Any]], Any, str]] = [
 
 # Beyond upstream (the "required" list): our own rows.
 OUR_ROWS: list[tuple[str, list[dict[str, Any]], Any, str]] = [
+    (
+        "button action bound whole resolves its context once",
+        [root("Button", label="Go", action={"path": "/a"})],
+        {"a": {"name": "go", "context": {"k": {"path": "/v"}}}, "v": 5},
+        (
+            '{"$type":"Button","label":"Go","$action":{"type":"a2ui:action","name":"go",'
+            '"surfaceId":"s1","sourceComponentId":"root","context":{"k":{"path":"/v"}}}}'
+        ),
+    ),
     (
         "bare spec template",
         [

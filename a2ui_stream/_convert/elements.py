@@ -539,13 +539,21 @@ def _action(ctx: Context, raw: Any) -> dict[str, Any] | None:
     if type(action) is str:
         return _event(ctx, action, MISSING)
     if type(action) in DICTS and type(action.get("name")) is str:
-        return _event(ctx, action["name"], raw.get("context", MISSING))
+        if type(raw) in DICTS and "name" in raw:  # written out: its context resolves here
+            return _event(ctx, action["name"], raw.get("context", MISSING))
+        # Bound whole: the context is the data's, already resolved once with it.
+        return _event(ctx, action["name"], action.get("context", MISSING), resolved=True)
     ctx.warn(Code.CONVERT_ACTION_DROPPED, "Button action is not usable; it was dropped.")
     return None
 
 
-def _event(ctx: Context, name: Any, context: Any) -> dict[str, Any] | None:
-    """An ``a2ui:action`` with its context resolved once against the data in scope."""
+def _event(
+    ctx: Context, name: Any, context: Any, *, resolved: bool = False
+) -> dict[str, Any] | None:
+    """An ``a2ui:action`` with its context resolved once against the data in scope.
+
+    ``resolved``: the context is data already (an action bound whole), placed as it is.
+    """
     if type(name) is not str or not name:
         ctx.warn(
             Code.CONVERT_ACTION_DROPPED,
@@ -562,9 +570,9 @@ def _event(ctx: Context, name: Any, context: Any) -> dict[str, Any] | None:
     if type(context) in LISTS and _keyed(context):  # v0.8: [{key, value}]
         context = {entry["key"]: entry.get("value") for entry in context}
     if context is not MISSING:
-        resolved = ctx.placed(context)
-        if resolved is not MISSING:
-            action["context"] = ctx.data(resolved)
+        placed = context if resolved else ctx.placed(context)
+        if placed is not MISSING:
+            action["context"] = ctx.data(placed)
     return FrozenDict(action)
 
 
