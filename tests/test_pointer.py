@@ -115,6 +115,21 @@ class TestSetValue:
         assert set_value(UNSET, parse("/a/0/b"), 1) == {"a": [{"b": 1}]}
         assert set_value({}, parse("/a/-"), 1) == {"a": [1]}
 
+    @pytest.mark.parametrize("doc", [UNSET, None, 5, "text", True])
+    @pytest.mark.parametrize("pointer", ["/0", "/-", "/0/name"])
+    def test_the_document_itself_becomes_an_object(self, doc: Any, pointer: str) -> None:
+        """A model that is missing or no container is replaced by ``{}``, whatever the key.
+
+        Upstream's rule for the container written into (reference converter 1e); the
+        index rule is for a missing child below it. Found by a probe: ``/0`` into an
+        empty model made the whole model a list, which a template over ``/`` then drew.
+        """
+        tokens = parse(pointer)
+        expected: Any = "x"
+        for token in reversed(tokens[1:]):
+            expected = {token: expected}
+        assert set_value(doc, tokens, "x") == {tokens[0]: expected}
+
     def test_null_parent_is_created(self) -> None:
         """A null intermediate is treated as missing."""
         assert set_value({"a": None}, parse("/a/0"), "x") == {"a": ["x"]}

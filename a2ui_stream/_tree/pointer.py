@@ -200,7 +200,10 @@ def write(doc: Any, tokens: tuple[str, ...], value: Any) -> tuple[Any, int]:
     # length is the input's.
     copies: list[tuple[FrozenList | FrozenDict, int | str]] = []
     opened = 0
-    node = doc
+    # The document itself, missing or not a container, becomes an object whatever the
+    # first token (upstream's rule for the container written into); only a child missing
+    # below it is made a list by an index.
+    node = doc if type(doc) in LISTS or type(doc) in DICTS else {}
     for token in tokens:
         if type(node) not in LISTS and type(node) not in DICTS:
             if node is GAP:
