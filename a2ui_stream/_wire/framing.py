@@ -47,7 +47,8 @@ _CR_BYTE = b"\r"
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _COLON = ord(":")
 _OPEN_BRACE = ord("{")
-_BLANK = b" \t\r\n"
+#: A byte that is not blank (space, tab, CR, LF): where "auto" looks for the first one.
+_NOT_BLANK = re.compile(rb"[^ \t\r\n]")
 #: First bytes that make ``"auto"`` choose SSE: a field the SSE spec defines, or a comment.
 _SSE_PREFIXES = (b"data:", b":", b"event:", b"id:", b"retry:")
 #: Longest prefix to look at before deciding (``b"retry:"``).
@@ -201,12 +202,14 @@ class _SseLines:
 _LINES: dict[str, Callable[[int], _Lines]] = {"jsonl": _JsonlLines, "sse": _SseLines}
 
 
-def _detect(head: bytes, *, final: bool) -> Literal["jsonl", "sse"] | None:
-    """Choose the format from the stream's first bytes; ``None`` means "need more"."""
-    start = len(head) - len(head.lstrip(_BLANK))
+def _detect(head: bytearray, start: int, *, final: bool) -> Literal["jsonl", "sse"] | None:
+    """Choose the format from the stream's first bytes; ``None`` means "need more".
+
+    ``start`` is where the first byte that is not blank is, ``len(head)`` for none yet.
+    """
     if start == len(head):
         return "jsonl" if final else None
-    first = head[start : start + _DETECT_BYTES]
+    first = bytes(head[start : start + _DETECT_BYTES])
     undecided = False
     for prefix in _SSE_PREFIXES:
         if first.startswith(prefix):
@@ -257,6 +260,8 @@ class Framer:
         self._started = False
         self._bom_checked = False
         self._head = bytearray()
+        #: How much of ``_head`` is known to be blank while ``"auto"`` waits.
+        self._blank = 0
         self._partial = bytearray()
         self._skipping = False
         self._closed = False
@@ -358,14 +363,22 @@ class Framer:
             self._bom_checked = True
         chosen = self._requested
         if chosen == "auto":
-            detected = _detect(bytes(head), final=final or len(head) > self._limit)
+            # Only the bytes new since the last call are scanned, for what is not blank
+            # and for newlines: a head of blanks rescanned at every chunk made a stream
+            # that starts with megabytes of spaces cost their square.
+            scanned = self._blank
+            found = _NOT_BLANK.search(head, scanned)
+            blank = len(head) if found is None else found.start()
+            detected = _detect(head, blank, final=final or len(head) > self._limit)
             if detected is None:
-                blank = len(head) - len(head.lstrip(_BLANK))
-                consumed = head.rfind(_NEWLINE, 0, blank) + 1
-                self._line += head.count(_NEWLINE, 0, consumed)
+                # Blank lines yield nothing in either format: counted and dropped.
+                consumed = head.rfind(_NEWLINE, scanned, blank) + 1
+                self._line += head.count(_NEWLINE, scanned, consumed)
                 self._position += consumed
-                self._line_offset = self._position
+                if consumed:
+                    self._line_offset = self._position
                 del head[:consumed]
+                self._blank = blank - consumed
                 return None
             chosen = detected
         self._lines = _LINES[chosen](self._limit)
