@@ -64,6 +64,7 @@ PINNED = frozenset(
         "event.field_ignored",
         "event.field_missing",
         "event.invalid",
+        "event.surrogate_half",
         "history.bad_message",
         "history.orphan_activity",
         "archive.envelope_invalid",

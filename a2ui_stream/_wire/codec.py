@@ -50,6 +50,7 @@ from a2ui_stream._wire.fields import (
     snake_case_hint,
 )
 from a2ui_stream._wire.framing import Format, Frame, Framer
+from a2ui_stream._wire.halves import ABOUT_SURROGATES, LONE_SURROGATE, Halves, split_halves
 from a2ui_stream._wire.keys import camel_keys
 from a2ui_stream._wire.limits import Limits
 from a2ui_stream._wire.numbers import js_number, past_python_ints, too_long_for_python
@@ -75,17 +76,6 @@ _NEWLINE = b"\n"
 _LF = 10
 #: msgspec's reason for a required field that is absent, naming the field.
 _MISSING_FIELD = re.compile(r"Object missing required field `(\w+)`")
-#: msgspec's reasons for a lone surrogate: "invalid utf-16 surrogate pair" when another
-#: escape follows the half, and only "Input data was truncated" when anything else does.
-_ABOUT_SURROGATES = ("Input data was truncated", "JSON is malformed: invalid utf-16 surrogate")
-#: A ``\u`` escape of a UTF-16 surrogate that is not half of a pair (an even run of
-#: backslashes before it, so it is an escape): JSON's grammar allows it, JavaScript's
-#: ``JSON.parse`` reads it, but it is no Unicode character, so msgspec refuses the line.
-_LONE_SURROGATE = re.compile(
-    rb"(?<!\\)(?:\\\\)*"
-    rb"(\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-)
 #: Bytes of a bad line kept in its diagnostic.
 _RAW_PREFIX = 200
 
@@ -243,7 +233,7 @@ def _split_reason(error: msgspec.DecodeError) -> tuple[str, str | None]:
 def _not_json(error: msgspec.DecodeError, payload: bytes) -> tuple[str, str | None]:
     """What msgspec found wrong with a line, said plainly where its words mislead."""
     reason, path = _split_reason(error)
-    lone = _LONE_SURROGATE.search(payload) if reason.startswith(_ABOUT_SURROGATES) else None
+    lone = LONE_SURROGATE.search(payload) if reason.startswith(ABOUT_SURROGATES) else None
     if lone is not None:
         escape = lone.group(1).decode()
         reason = (
@@ -419,6 +409,7 @@ class EventDecoder:
             UsageError: ``format`` is unknown or ``limits.max_line_bytes`` is below 1.
         """
         self._framer = Framer(format=format, max_line_bytes=limits.max_line_bytes)
+        self._halves = Halves()
         self._strict = strict
         self._stopped = False
         self._closed = False
@@ -481,6 +472,7 @@ class EventDecoder:
         out: list[Decoded | Diagnostic] = []
         append = out.append
         fast = _FAST.decode
+        halves = self._halves
         for item in items:
             if type(item) is Frame:
                 payload = item.payload
@@ -504,6 +496,8 @@ class EventDecoder:
                             # A field the event needs empty, or one AG-UI requires
                             # missing, is rare: only a falsy one (UNSET, "", but also 0
                             # or []) sends the event to _review for a closer look.
+                            if halves:  # a half waits: this event may leave it alone
+                                halves.settle(event, out)
                             scan = SCANNED.get(type(event))
                             if scan is None or all(scan(event)):
                                 append(Decoded(event, item.line, item.offset))
@@ -511,6 +505,11 @@ class EventDecoder:
                             result = _review(event, payload, item.line, item.offset, found)
                 if result is None:
                     result = _decode_payload(payload, item.line, item.offset, found)
+                    if type(result) is Diagnostic and result.code is Code.JSON_INVALID:
+                        if self._joined(payload, item, found, out):
+                            continue
+                    elif halves and isinstance(result, Event):
+                        halves.settle(result, out)
                 if isinstance(result, Event):
                     append(Decoded(result, item.line, item.offset))
                     out.extend(found)
@@ -522,6 +521,35 @@ class EventDecoder:
                 self._stopped = True
                 break
         return out
+
+    def _joined(
+        self,
+        payload: bytes,
+        item: Frame,
+        found: list[Diagnostic],
+        out: list[Decoded | Diagnostic],
+    ) -> bool:
+        """Read a line refused for halves of a surrogate pair at its delta's ends.
+
+        Returns:
+            Whether it was such a line: its event (or its drop, for a bad event) and
+            ``found`` are in ``out``; one whose text was the half alone gives nothing,
+            the half carried to its stream's next delta. ``False`` leaves the line's
+            refusal to the caller.
+        """
+        lone = list(LONE_SURROGATE.finditer(payload))
+        split = split_halves(payload, lone, _FAST.decode) if lone else None
+        if split is None:
+            return False
+        event: Event | Diagnostic = self._halves.joined(split, item.line, item.offset, found)
+        if type(event) in REVIEWED:
+            if empty_needed(event) is not None:  # type: ignore[arg-type]  # an Event here
+                out.extend(found)
+                return True
+            event = _review(event, payload, item.line, item.offset, found)  # type: ignore[arg-type]
+        out.append(Decoded(event, item.line, item.offset) if isinstance(event, Event) else event)
+        out.extend(found)
+        return True
 
 
 def _is_utf8(raw: msgspec.Raw) -> bool:

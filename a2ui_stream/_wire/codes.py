@@ -43,6 +43,9 @@ class Code(enum.StrEnum):
     EVENT_FIELD_MISSING = "event.field_missing"
     #: WARNING: an optional event field has a bad value; the event is kept without it.
     EVENT_FIELD_IGNORED = "event.field_ignored"
+    #: WARNING: a text delta began or ended with half of a UTF-16 surrogate pair that no
+    #: neighbouring delta of its stream completes; the half is dropped, the rest kept.
+    EVENT_SURROGATE_HALF = "event.surrogate_half"
     #: ERROR: a chunk that would open a stream has no ``messageId`` / ``toolCallId``; dropped.
     CHUNK_NO_ID = "chunk.no_id"
     #: ERROR: a ``TOOL_CALL_CHUNK`` that would open a call has no ``toolCallName``; dropped.
