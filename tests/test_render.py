@@ -16,6 +16,7 @@ import msgspec
 import pytest
 import stream_cases as cases
 from a2ui_samples import load_sample_files
+from helpers import write as write_file
 
 from a2ui_stream import events as ev
 from a2ui_stream import testing
@@ -332,6 +333,53 @@ class TestOutput:
         assert result.code == 2
         assert "that is the input file" in result.err
         assert path.read_bytes() == cases.RECORDING
+
+    @pytest.mark.parametrize("name", ["same", "/dev/stdin"])
+    def test_refuses_to_overwrite_the_file_stdin_reads(self, tmp_path: Path, name: str) -> None:
+        """``render - -o FILE < FILE`` (or ``-o /dev/stdin``) is refused, FILE untouched.
+
+        Found by a probe: the check compared ``-o`` with the input's name only, and
+        ``-`` has none, so the page replaced the recording it was made from.
+        """
+        path = write_file(tmp_path, "rec.jsonl", cases.RECORDING)
+        target = path if name == "same" else Path(name)
+        with path.open("rb") as stdin:
+            done = subprocess.run(  # noqa: S603 - our own command line, no shell
+                [sys.executable, "-m", "a2ui_stream", "render", "-", "-o", str(target)],
+                stdin=stdin,
+                capture_output=True,
+                check=False,
+            )
+        assert done.returncode == 2
+        assert b"that is the input file" in done.stderr
+        assert path.read_bytes() == cases.RECORDING
+
+    def test_the_file_stdout_goes_to_is_written_in_place(self, tmp_path: Path) -> None:
+        """``-o /dev/stdout >> FILE`` appends the page to FILE, as stdout would.
+
+        Found by a probe: the page was renamed over the file stdout went to, which lost
+        what ``>>`` kept, and through a pipe the temporary's name could not be made.
+        """
+        kept = write_file(tmp_path, "kept.txt", b"precious\n")
+        with kept.open("ab") as stdout:
+            done = subprocess.run(  # noqa: S603 - our own command line, no shell
+                [
+                    *(sys.executable, "-m", "a2ui_stream", "render"),
+                    *(str(cases.RECORDING_PATH), "-o", "/dev/stdout"),
+                ],
+                stdout=stdout,
+                stderr=subprocess.PIPE,
+                check=False,
+            )
+        assert done.returncode == 0, done.stderr
+        data = kept.read_bytes()
+        assert data.startswith(b"precious\n<!DOCTYPE html>")
+        piped = subprocess.run(  # noqa: S603 - our own command line, no shell
+            [sys.executable, "-m", "a2ui_stream", "render", str(cases.RECORDING_PATH)],
+            capture_output=True,
+            check=True,
+        )
+        assert data == b"precious\n" + piped.stdout
 
     def test_a_link_is_followed_and_a_fifo_kept(
         self, cli: Callable[..., Result], tmp_path: Path
