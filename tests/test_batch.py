@@ -20,9 +20,22 @@ from a2ui_stream._shell.cli import main
 
 def envelopes(capsysbinary: pytest.CaptureFixture[bytes], *inputs: str) -> list[Keyed]:
     assert main(["envelope", *inputs]) == 0
-    keyed = [key_envelope(line) for line in capsysbinary.readouterr().out.splitlines()]
+    return keyed_lines(capsysbinary.readouterr().out)
+
+
+def keyed_lines(out: bytes) -> list[Keyed]:
+    keyed = [key_envelope(line) for line in out.splitlines()]
     assert all(isinstance(k, Keyed) for k in keyed)
     return keyed  # type: ignore[return-value]
+
+
+def envelopes_of(path: Path) -> list[Keyed]:
+    done = subprocess.run(  # noqa: S603 - our own command line, no shell
+        [sys.executable, "-m", "a2ui_stream", "envelope", str(path)],
+        capture_output=True,
+        check=True,
+    )
+    return keyed_lines(done.stdout)
 
 
 class TestEnvelopeCommand:
@@ -88,6 +101,63 @@ class TestEnvelopeCommand:
     ) -> None:
         assert main(["envelope", str(tmp_path / "absent.jsonl")]) == 2
         assert "absent.jsonl" in capsys.readouterr().err
+
+    # Found by a probe of the command line: envelope read each file twice (so a pipe or
+    # FIFO lost every event), read one file once per name it was reached by, took a
+    # file name holding [ ] for a pattern, and read back its own output.
+
+    def test_a_pipe_is_read_once_whole(self, archive: Archive) -> None:
+        """``cat FILE | envelope /dev/stdin``: every event, though a pipe cannot seek."""
+        root, files = archive
+        data = files["recording.jsonl"]
+        done = subprocess.run(
+            [sys.executable, "-m", "a2ui_stream", "envelope", "/dev/stdin"],
+            input=data,
+            capture_output=True,
+            check=True,
+        )
+        keyed = keyed_lines(done.stdout)
+        assert b"\n".join(r.event for r in keyed) + b"\n" == data
+        assert {r.thread_id for r in keyed} == {
+            r.thread_id for r in envelopes_of(root / "recording.jsonl")
+        }
+
+    def test_a_file_is_read_once_however_it_is_named(
+        self, tmp_path: Path, archive: Archive, capsysbinary: pytest.CaptureFixture[bytes]
+    ) -> None:
+        _, files = archive
+        (tmp_path / "x.jsonl").write_bytes(files["recording.jsonl"])
+        (tmp_path / "self").symlink_to(tmp_path)  # a loop ``**`` follows round
+        keyed = envelopes(capsysbinary, f"{tmp_path}/**/*.jsonl", str(tmp_path / "self/x.jsonl"))
+        assert len(keyed) == files["recording.jsonl"].count(b"\n")
+
+    def test_a_name_that_reads_as_a_pattern_is_the_file(
+        self, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+    ) -> None:
+        (tmp_path / "run[1].jsonl").write_bytes(
+            b'{"type":"RUN_STARTED","threadId":"a","runId":"r"}\n'
+        )
+        (tmp_path / "run1.jsonl").write_bytes(
+            b'{"type":"RUN_STARTED","threadId":"b","runId":"r"}\n'
+        )
+        [keyed] = envelopes(capsysbinary, str(tmp_path / "run[1].jsonl"))
+        assert keyed.thread_id == "a"
+
+    def test_the_file_stdout_goes_to_is_refused(self, tmp_path: Path, archive: Archive) -> None:
+        """``envelope 'dir/*.jsonl' > dir/out.jsonl``: refused before a byte, not read back."""
+        _, files = archive
+        (tmp_path / "a.jsonl").write_bytes(files["recording.jsonl"])
+        out = tmp_path / "out.jsonl"
+        with out.open("wb") as stdout:
+            done = subprocess.run(  # noqa: S603 - our own command line, no shell
+                [sys.executable, "-m", "a2ui_stream", "envelope", f"{tmp_path}/*.jsonl"],
+                stdout=stdout,
+                stderr=subprocess.PIPE,
+                check=False,
+            )
+        assert done.returncode == 2
+        assert b"standard output goes to" in done.stderr
+        assert out.read_bytes() == b""
 
 
 class TestBatchArguments:

@@ -16,11 +16,12 @@ thread are that thread's events in path order; ``seq`` is an event's position th
 from __future__ import annotations
 
 import glob
+import itertools
 import logging
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import msgspec
 
@@ -29,6 +30,7 @@ from a2ui_stream._engine.threads import envelope_line, find_thread, thread_name
 from a2ui_stream._shell import options
 from a2ui_stream._shell.pipeline import iter_file_chunks
 from a2ui_stream._shell.report import EXIT_BAD_INPUT, EXIT_OK
+from a2ui_stream._shell.resume import identity
 from a2ui_stream._shell.stdio import write_out
 from a2ui_stream._wire.framing import Frame, Framer
 from a2ui_stream.errors import UsageError
@@ -116,10 +118,15 @@ def split_passthrough(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def _paths(inputs: Iterable[str]) -> list[str]:
-    """Every file the inputs name, each once, in path order."""
+    """Every file the inputs name, each once however it is named, in path order.
+
+    A name that is a file is taken as it is, even if it reads as a pattern
+    (``run[1].jsonl``); any other is a glob pattern. One file reached by several names
+    (through a link, or a link to a folder that ``**`` follows round) is read once.
+    """
     found: set[str] = set()
     for name in inputs:
-        if glob.has_magic(name):
+        if glob.has_magic(name) and not Path(name).is_file():
             # Path.glob needs a base; a pattern may be absolute, relative, or ``**``.
             hits = glob.glob(name, recursive=True)  # noqa: PTH207
             matched = [path for path in hits if Path(path).is_file()]
@@ -128,19 +135,59 @@ def _paths(inputs: Iterable[str]) -> list[str]:
             found.update(matched)
         else:
             found.add(name)
-    return sorted(found)
+    seen: set[tuple[int, int] | str] = set()
+    paths = []
+    for path in sorted(found):
+        key = _identity(path) or path
+        if key not in seen:
+            seen.add(key)
+            paths.append(path)
+    return paths
 
 
-def _frames(path: str, max_line_bytes: int) -> Iterator[Frame | Diagnostic]:
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        status = Path(path).stat()
+    except OSError:
+        return None  # opening it says what is wrong
+    return status.st_dev, status.st_ino
+
+
+def _frames(source: BinaryIO, max_line_bytes: int) -> Iterator[Frame | Diagnostic]:
     framer = Framer(max_line_bytes=max_line_bytes)
-    with Path(path).open("rb") as source:
-        for chunk in iter_file_chunks(source):
-            yield from framer.feed(chunk)
+    for chunk in iter_file_chunks(source):
+        yield from framer.feed(chunk)
     yield from framer.close()
 
 
-def _payloads(path: str, max_line_bytes: int) -> Iterator[bytes]:
-    return (item.payload for item in _frames(path, max_line_bytes) if isinstance(item, Frame))
+def _recording(source: BinaryIO, max_line_bytes: int) -> tuple[str | None, Iterator[Any]]:
+    """A recording's thread and its frames, from one open file read once.
+
+    The thread is found first (the ``threadId`` of its first run, near the start); a
+    file that can seek is then read again from the start, and a pipe or device (stdin,
+    a FIFO) replays the frames held while looking, then goes on: it cannot be read
+    twice.
+    """
+    if source.seekable():
+        start = source.tell()
+        thread = find_thread(_payloads(_frames(source, max_line_bytes)))
+        source.seek(start)
+        return thread, _frames(source, max_line_bytes)
+    frames = _frames(source, max_line_bytes)
+    held: list[Frame | Diagnostic] = []
+
+    def looked_at() -> Iterator[bytes]:
+        for item in frames:
+            held.append(item)
+            if isinstance(item, Frame):
+                yield item.payload
+
+    thread = find_thread(looked_at())
+    return thread, itertools.chain(held, frames)
+
+
+def _payloads(frames: Iterable[Frame | Diagnostic]) -> Iterator[bytes]:
+    return (item.payload for item in frames if isinstance(item, Frame))
 
 
 def envelope(arguments: argparse.Namespace, reporter: Reporter) -> int:
@@ -162,20 +209,30 @@ def envelope(arguments: argparse.Namespace, reporter: Reporter) -> int:
     buffer = bytearray()
     counts: dict[str, int] = {}
     rejected = 0
-    for path in _paths(arguments.inputs):
-        thread = find_thread(_payloads(path, limit)) or thread_name(path)
-        seq = counts.get(thread, 0)
-        problems: list[Diagnostic] = []
-        for item in _frames(path, limit):
-            if not isinstance(item, Frame):
-                problems.append(item)
-                continue
-            buffer += envelope_line(thread, seq, item.payload)
-            buffer += b"\n"
-            seq += 1
-            if len(buffer) >= _FLUSH:
-                write_out(buffer)
-                buffer.clear()
+    paths = _paths(arguments.inputs)
+    output = identity(sys.stdout)
+    for path in paths:
+        if output is not None and _identity(path) == output:
+            # Read as it is written: a glob that also matches ``> out.jsonl`` made the
+            # command read its own output back, until the disk was full.
+            message = f"{path} is the file standard output goes to; leave it out of the inputs"
+            raise UsageError(message)
+    for path in paths:
+        with Path(path).open("rb") as source:
+            found, frames = _recording(source, limit)
+            thread = found or thread_name(path)
+            seq = counts.get(thread, 0)
+            problems: list[Diagnostic] = []
+            for item in frames:
+                if not isinstance(item, Frame):
+                    problems.append(item)
+                    continue
+                buffer += envelope_line(thread, seq, item.payload)
+                buffer += b"\n"
+                seq += 1
+                if len(buffer) >= _FLUSH:
+                    write_out(buffer)
+                    buffer.clear()
         counts[thread] = seq
         if problems:
             reporter.logger.warning("lines left out", path=path, count=len(problems))
