@@ -194,6 +194,43 @@ class TestBatchArguments:
         assert "pip install 'a2ui-stream[beam]'" in done.stderr
         assert "Traceback" not in done.stderr
 
+    # Found by a probe of the command line: each of these ended in a Beam traceback
+    # (exit 1, as for bad input), and ``--out /`` skipped the check for foreign files.
+    @pytest.mark.parametrize(
+        ("case", "said"),
+        [
+            ("a folder as the pattern", "is a folder; give a pattern of files"),
+            ("a file as --out", "is a file; give a new or empty directory"),
+            ("the root as --out", "holds files batch did not write"),
+            ("an unknown runner", "the pipeline options after -- are not usable"),
+        ],
+    )
+    def test_usage_mistakes_are_named(
+        self, case: str, said: str, tmp_path: Path, archive: Archive
+    ) -> None:
+        root, _ = archive
+        recording = str(root / "recording.jsonl")
+        argv = {
+            "a folder as the pattern": ["batch", str(root), "--out", str(tmp_path / "o")],
+            "a file as --out": ["batch", recording, "--out", recording],
+            "the root as --out": ["batch", recording, "--out", "/"],
+            "an unknown runner": [
+                *("batch", recording, "--out", str(tmp_path / "o")),
+                *("--", "--runner", "NoSuchRunner"),
+            ],
+        }[case]
+        before = Path(recording).read_bytes()
+        done = subprocess.run(  # noqa: S603 - our own command line, no shell
+            [sys.executable, "-m", "a2ui_stream", *argv],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 2, done.stderr
+        assert said in done.stderr
+        assert "Traceback" not in done.stderr
+        assert Path(recording).read_bytes() == before
+
 
 class TestRenderSummary:
     def test_every_figure_is_shown(self) -> None:

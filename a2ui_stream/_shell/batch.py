@@ -300,14 +300,25 @@ def batch(arguments: argparse.Namespace, reporter: Reporter) -> int:
     from apache_beam.options.pipeline_options import PipelineOptions  # noqa: PLC0415
 
     for pattern in arguments.patterns:
+        if Path(pattern).is_dir():
+            message = (
+                f"{pattern} is a folder; give a pattern of files, such as {pattern}/**/*.jsonl"
+            )
+            raise UsageError(message)
         if not any(_matches(FileSystems, p) for p in beam_side.with_globstar([pattern])):
             raise UsageError(f"{pattern} matches no file")
-    out = arguments.out.rstrip("/")
+    # The root stays a directory: stripped to "", it had no files to refuse for.
+    out = arguments.out.rstrip("/") or "/"
+    if Path(out).is_file():
+        raise UsageError(f"--out {out} is a file; give a new or empty directory")
     _clear_output(FileSystems, out)
     given = _options(getattr(arguments, "passthrough", []))
     reporter.logger.debug("beam pipeline", options=given)
-    pipeline_options = PipelineOptions(given)
-    with beam.Pipeline(options=pipeline_options) as pipeline:
+    try:
+        pipeline = beam.Pipeline(options=PipelineOptions(given))
+    except ValueError as error:  # Beam's word for an unknown runner or a bad option
+        raise UsageError(f"the pipeline options after -- are not usable: {error}") from None
+    with pipeline:
         read = pipeline | "Read" >> beam_side.ReadArchive(
             arguments.patterns, layout=arguments.layout
         )

@@ -502,7 +502,7 @@ class WriteResults(beam.PTransform):  # type: ignore[misc]  # Beam is untyped to
                 :class:`ReadArchive`), counted in the summary.
         """
         super().__init__()
-        self._out = out.rstrip("/")
+        self._out = out.rstrip("/") or "/"
         self._invalid = invalid
 
     def expand(self, results: Any) -> Any:
