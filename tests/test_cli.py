@@ -580,6 +580,31 @@ class TestRealProcess:
         )
         assert completed.stdout.split(")", 1)[1].strip() == "(100000, 50, 100) True"
 
+    def test_a_reader_that_goes_away_keeps_the_exit_code_of_the_errors(
+        self, tmp_path: Path
+    ) -> None:
+        """``process FILE | head -c 1`` with a bad line: exit 1, as to a file; no traceback.
+
+        Found by a probe: the broken pipe always ended the command with 0, though an
+        ERROR had already been reported.
+        """
+        data = b"oops\n" + cases.RECORDING * 400  # far more output than a pipe holds
+        path = tmp_path / "in.jsonl"
+        path.write_bytes(data)
+        command = [sys.executable, "-m", "a2ui_stream", "process", str(path)]
+        with subprocess.Popen(  # noqa: S603 - our own command line, no shell
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        ) as child:
+            assert child.stdout is not None
+            assert child.stderr is not None
+            child.stdout.read(1)
+            child.stdout.close()  # as head does, having read what it wanted
+            stderr = child.stderr.read()
+            code = child.wait()
+        assert code == 1
+        assert b"json.invalid" in stderr
+        assert b"Traceback" not in stderr
+
     def test_strict_exit_code(self) -> None:
         """A real process exits 1 under --strict on bad input."""
         completed = subprocess.run(  # noqa: S603 - our own console script

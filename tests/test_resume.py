@@ -200,6 +200,28 @@ class TestLogRefusal:
         assert b"same file as standard output" in completed.stderr
         assert log.read_bytes() == b""
 
+    def test_the_file_stderr_goes_to_is_refused(self, tmp_path: Path) -> None:
+        """``--log /dev/stderr 2> L``: the diagnostics would overwrite the events.
+
+        Found by a probe: the input and stdout were refused, stderr was not; the log
+        then held two diagnostic lines, and the next resume refused it.
+        """
+        log = tmp_path / "se.log"
+        with log.open("wb") as err:
+            completed = subprocess.run(  # noqa: S603 - our own command line
+                [
+                    *(sys.executable, "-m", "a2ui_stream", "process"),
+                    *("--log", "/dev/stderr", str(cases.RECORDING_PATH)),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                check=False,
+                timeout=60,
+            )
+        assert completed.returncode == 2
+        assert b"same file as standard error" in log.read_bytes()
+        assert b'{"type"' not in log.read_bytes()
+
     @pytest.mark.parametrize("content", [NOTES, PNG, b'{"a": 1}\n'], ids=["notes", "png", "json"])
     def test_file_that_is_not_a_log(
         self, cli: Callable[..., Result], tmp_path: Path, content: bytes

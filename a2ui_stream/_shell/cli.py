@@ -242,9 +242,10 @@ def _main(argv: Sequence[str] | None) -> int:
         # events only, and a traceback would suggest a bug.
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        # The reader went away (``| head``); that is how pipelines end.
+        # The reader went away (``| head``); that is how pipelines end. An error
+        # already reported still says so in the exit code, as it would have at the end.
         sys.stderr.close()
-        return EXIT_OK
+        return EXIT_BAD_INPUT if reporter.errors else EXIT_OK
     except OSError as error:
         # A missing, unreadable or full file is a usage error: say which and why; a
         # traceback would suggest a bug. Every I/O site names its file (``naming``).
@@ -331,7 +332,11 @@ def _process(arguments: argparse.Namespace, reporter: Reporter) -> int:
         )
         log = None
         if arguments.log is not None:
-            spare = ((source, "the input"), (sys.stdout, "standard output"))
+            spare = (
+                (source, "the input"),
+                (sys.stdout, "standard output"),
+                (sys.stderr, "standard error"),
+            )
             log = open_log(
                 arguments.log, arguments.fsync, spare=spare, stack=stack, reporter=reporter
             )

@@ -209,7 +209,7 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
     with ExitStack() as stack:
         log = None
         if arguments.log is not None:
-            spare = ((sys.stdout, "standard output"),)
+            spare = ((sys.stdout, "standard output"), (sys.stderr, "standard error"))
             log = open_log(
                 arguments.log, arguments.fsync, spare=spare, stack=stack, reporter=reporter
             )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 import tempfile
 import webbrowser
@@ -636,8 +637,10 @@ def _target(arguments: argparse.Namespace) -> Path | None:
         # Read from it (by name, by a link, or as the file standard input is): the
         # page would replace the recording it was made from.
         raise UsageError(f"-o {output}: that is the input file; choose another name")
-    if found == identity(sys.stdout):
-        return None  # -o /dev/stdout, or the file stdout goes to: written there, in place
+    if found == identity(sys.stdout) and not stat.S_ISCHR(output.stat().st_mode):
+        # -o /dev/stdout, or the file or pipe stdout goes to: written there, in place (a
+        # device such as /dev/full is written to as itself, and named so).
+        return None
     return output
 
 
