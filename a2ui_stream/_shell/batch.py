@@ -30,7 +30,7 @@ from a2ui_stream._engine.threads import envelope_line, find_thread, thread_name
 from a2ui_stream._shell import options
 from a2ui_stream._shell.pipeline import iter_file_chunks
 from a2ui_stream._shell.report import EXIT_BAD_INPUT, EXIT_OK
-from a2ui_stream._shell.resume import identity
+from a2ui_stream._shell.resume import identity, path_identity
 from a2ui_stream._shell.stdio import write_out
 from a2ui_stream._wire.framing import Frame, Framer
 from a2ui_stream.errors import UsageError
@@ -138,19 +138,11 @@ def _paths(inputs: Iterable[str]) -> list[str]:
     seen: set[tuple[int, int] | str] = set()
     paths = []
     for path in sorted(found):
-        key = _identity(path) or path
+        key = path_identity(path) or path
         if key not in seen:
             seen.add(key)
             paths.append(path)
     return paths
-
-
-def _identity(path: str) -> tuple[int, int] | None:
-    try:
-        status = Path(path).stat()
-    except OSError:
-        return None  # opening it says what is wrong
-    return status.st_dev, status.st_ino
 
 
 def _frames(source: BinaryIO, max_line_bytes: int) -> Iterator[Frame | Diagnostic]:
@@ -212,7 +204,7 @@ def envelope(arguments: argparse.Namespace, reporter: Reporter) -> int:
     paths = _paths(arguments.inputs)
     output = identity(sys.stdout)
     for path in paths:
-        if output is not None and _identity(path) == output:
+        if output is not None and path_identity(path) == output:
             # Read as it is written: a glob that also matches ``> out.jsonl`` made the
             # command read its own output back, until the disk was full.
             message = f"{path} is the file standard output goes to; leave it out of the inputs"

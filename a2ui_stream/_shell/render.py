@@ -31,7 +31,7 @@ from a2ui_stream._engine.reducer import Reducer
 from a2ui_stream._shell import options
 from a2ui_stream._shell.filelog import naming
 from a2ui_stream._shell.pipeline import iter_file_chunks
-from a2ui_stream._shell.resume import identity
+from a2ui_stream._shell.resume import identity, path_identity
 from a2ui_stream._shell.stdio import write_out
 from a2ui_stream._state.stream import A2UI_ACTIVITY_TYPE, StreamState
 from a2ui_stream._view.model import Card, Note, Page, Section, Step
@@ -629,11 +629,11 @@ def _target(arguments: argparse.Namespace) -> Path | None:
         descriptor, name = tempfile.mkstemp(prefix="a2ui-render-", suffix=".html")
         os.close(descriptor)
         return Path(name)
-    found = _identity_of(output)
+    found = path_identity(output)
     if found is None:
         return output  # not there yet (or not reachable): the write says what is wrong
     named = arguments.input != "-"
-    if found == (_identity_of(Path(arguments.input)) if named else identity(sys.stdin)):
+    if found == (path_identity(Path(arguments.input)) if named else identity(sys.stdin)):
         # Read from it (by name, by a link, or as the file standard input is): the
         # page would replace the recording it was made from.
         raise UsageError(f"-o {output}: that is the input file; choose another name")
@@ -642,14 +642,6 @@ def _target(arguments: argparse.Namespace) -> Path | None:
         # device such as /dev/full is written to as itself, and named so).
         return None
     return output
-
-
-def _identity_of(path: Path) -> tuple[int, int] | None:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return status.st_dev, status.st_ino
 
 
 def command(arguments: argparse.Namespace, reporter: Reporter) -> int:

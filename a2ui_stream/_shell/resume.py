@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from a2ui_stream._shell.report import Reporter
     from a2ui_stream._wire.limits import Limits
 
-__all__ = ["identity", "open_log", "resumed_processor"]
+__all__ = ["identity", "open_log", "path_identity", "resumed_processor"]
 
 
 def identity(stream: object) -> tuple[int, int] | None:
@@ -39,6 +39,18 @@ def identity(stream: object) -> tuple[int, int] | None:
     try:
         status = os.fstat(fileno())
     except (OSError, ValueError):  # io.UnsupportedOperation is both: a stream in memory
+        return None
+    return status.st_dev, status.st_ino
+
+
+def path_identity(path: str | Path) -> tuple[int, int] | None:
+    """Return the ``(st_dev, st_ino)`` of the file at ``path``, links followed.
+
+    ``None`` when there is none to stat: whoever opens it says what is wrong.
+    """
+    try:
+        status = os.stat(path)  # noqa: PTH116 - a str or a Path alike
+    except OSError:
         return None
     return status.st_dev, status.st_ino
 
