@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from helpers import Result, text_surface
 
 from a2ui_stream import Processor, Reducer
@@ -303,3 +304,42 @@ def test_a_renamed_wrappers_sub_agent_draws_inside_it_once_named() -> None:
         assert [(p.surface_id, p.message_id) for p in processor.state.runs[-1].parts.values()] == [
             ("card", key)
         ]
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [
+        ({"role": "user", "content": "hi"}, "missing required field `id`"),
+        ({"id": "w", "role": "weird", "content": "?"}, "Invalid value 'weird'"),
+        ({"id": "t", "role": "tool", "content": "ok"}, "missing required field `toolCallId`"),
+    ],
+)
+def test_one_bad_message_costs_that_message_not_the_history(
+    bad: dict[str, Any], reason: str
+) -> None:
+    """A message the wire types refuse is left out, the others restored (as upstream).
+
+    Found by a probe against the published client: the whole ``messages`` field was
+    dropped, and with it every surface of the history, for one user message without
+    an ``id``.
+    """
+    drawing = activity("x", text_surface("s", "one"))
+    messages = [bad, assistant("a1", content="here"), drawing, dict(bad)]
+    processor = Processor()
+    diffs = processor.feed(_snapshot_line(messages)) + processor.close()
+    assert [(d.op, d.message_id, d.surface_id) for d in diffs] == [("add", "a1", "s")]
+    warnings = [d for d in processor.take_diagnostics() if d.code == "event.field_ignored"]
+    assert [w.message.split(" is not valid")[0] for w in warnings] == [
+        "`messages[0]`",
+        "`messages[3]`",
+    ]
+    assert all(reason in w.message for w in warnings)
+
+
+def test_a_history_of_bad_messages_is_dropped_whole_past_a_bound() -> None:
+    """Each bad message costs decoding the history again: past 32, the field goes whole."""
+    messages = [{"role": "user", "content": str(n)} for n in range(40)]
+    processor = Processor()
+    processor.feed(_snapshot_line([*messages, activity("x", text_surface("s", "one"))]))
+    codes = [str(d.code) for d in processor.take_diagnostics()]
+    assert codes.count("event.field_ignored") == 33  # 32 messages, then the field

@@ -39,12 +39,14 @@ from a2ui_stream._wire.events import (
     ActivitySnapshot,
     Event,
     KnownEvent,
+    MessagesSnapshot,
     UnknownEvent,
 )
 from a2ui_stream._wire.fields import (
     NEEDED,
     REVIEWED,
     SCANNED,
+    BadMessages,
     empty_needed,
     missing_warnings,
     snake_case_hint,
@@ -143,6 +145,7 @@ def _from_fields(
     names = _WIRE_NAMES[cls]
     needed = NEEDED.get(tag, frozenset())
     known = {key: value for key, value in fields.items() if key in names}
+    history = BadMessages() if cls is MessagesSnapshot else None
     while True:
         try:
             event: Event = _DECODERS[cls].decode(_ENCODER.encode(known))
@@ -152,9 +155,11 @@ def _from_fields(
             field = _top_field(path)
             if field is None or field == "type" or field in needed or field not in known:
                 raise
-            del known[field]
+            dropped = None if history is None else history.drop(known, path)
+            if dropped is None:
+                del known[field]
             if ignored is not None:
-                ignored.append((field, reason))
+                ignored.append((dropped or field, reason))
     extra_keys = [key for key in fields if key not in names]
     if extra_keys:
         extra = {key: fields[key] for key in extra_keys}
@@ -523,11 +528,7 @@ class EventDecoder:
         return out
 
     def _joined(
-        self,
-        payload: bytes,
-        item: Frame,
-        found: list[Diagnostic],
-        out: list[Decoded | Diagnostic],
+        self, payload: bytes, item: Frame, found: list[Diagnostic], out: list[Decoded | Diagnostic]
     ) -> bool:
         """Read a line refused for halves of a surrogate pair at its delta's ends.
 

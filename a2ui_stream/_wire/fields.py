@@ -3,8 +3,10 @@
 Owns the tables the codec checks every decoded event against: the wire fields without
 which assistant-ui's AG-UI event parser drops an event (reference converter §1a), and
 the fields AG-UI 1.0 requires that the client does without; and the checks themselves,
-made cheap enough for the decoder's hot loop. The codec turns their findings into
-drops and warnings. Imports only msgspec, the events and diagnostics; does no I/O.
+made cheap enough for the decoder's hot loop; and :class:`BadMessages`, which reads a
+history without the messages that fail, not without all of them. The codec turns
+their findings into drops and warnings. Imports only msgspec, the events and
+diagnostics; does no I/O.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import operator
 import re
 from typing import TYPE_CHECKING, Any, get_args
 
+import msgspec
 from msgspec import UNSET
 
 from a2ui_stream._wire.codes import Code
@@ -28,6 +31,7 @@ __all__ = [
     "NEEDED",
     "REVIEWED",
     "SCANNED",
+    "BadMessages",
     "empty_needed",
     "missing_warnings",
     "snake_case_hint",
@@ -174,3 +178,46 @@ def snake_case_hint(wire: str, keys: Container[str]) -> str:
     """
     snake = _CAPITAL.sub(r"_\1", wire).lower()
     return _SNAKE_CASE.format(snake=snake) if snake != wire and snake in keys else ""
+
+
+#: Where a message of a ``MESSAGES_SNAPSHOT`` failed: ``$.messages[3]`` or inside it.
+_MESSAGE_AT = re.compile(r"\$\.messages\[(\d+)\]")
+_RAW_LIST = msgspec.json.Decoder(list[msgspec.Raw])
+_ENCODE = msgspec.json.Encoder().encode
+#: Bad messages dropped one by one before the rest go with them: each is found by
+#: decoding the history again, so a history of bad ones costs a bound, not n².
+_MAX_DROPPED = 32
+
+
+class BadMessages:
+    """The messages one ``MESSAGES_SNAPSHOT`` is read without, each where it failed.
+
+    One bad message (no ``id``, a role AG-UI does not define, a tool message without
+    its call) costs that message, as upstream's client reads a history one message at
+    a time; the whole ``messages`` field was dropped, and with it every surface the
+    history restores.
+    """
+
+    __slots__ = ("_dropped", "_kept")
+
+    def __init__(self) -> None:
+        self._kept: list[int] | None = None  # the original places of the messages left
+        self._dropped = 0
+
+    def drop(self, known: dict[str, msgspec.Raw], path: str | None) -> str | None:
+        """Take out of ``known["messages"]`` the message ``path`` failed in.
+
+        Returns:
+            Its name as the warning gives it (``messages[3]``, its original place), or
+            ``None`` when ``path`` is not inside one, or enough were dropped already:
+            then the field goes whole.
+        """
+        found = _MESSAGE_AT.match(path or "")
+        if found is None or self._dropped >= _MAX_DROPPED:
+            return None
+        entries = _RAW_LIST.decode(known["messages"])
+        kept = self._kept = list(range(len(entries))) if self._kept is None else self._kept
+        at = int(found.group(1))
+        known["messages"] = msgspec.Raw(_ENCODE(entries[:at] + entries[at + 1 :]))
+        self._dropped += 1
+        return f"messages[{kept.pop(at)}]"
