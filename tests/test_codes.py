@@ -99,6 +99,7 @@ PINNED = frozenset(
         "op.unknown",
         "op.unknown_field",
         "op.unsupported_version",
+        "sse.data_unread",
         "sse.json_line",
         "tool.args_malformed",
         "tool.args_unusable",

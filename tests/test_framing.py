@@ -317,6 +317,38 @@ class TestFramer:
         assert [item.payload for item in frames if type(item) is Frame] == [last_line]
         assert sum(scanned) <= 2 * len(data)
 
+    @pytest.mark.parametrize(
+        "line",
+        [b"  data: {}", b"\tdata:{}", b"\xef\xbb\xbfdata: {}", b"data : {}", b"  data"],
+    )
+    def test_a_data_field_misspelt_is_reported_not_dropped_in_silence(self, line: bytes) -> None:
+        """Blanks or a BOM around ``data`` make SSE read another field: said, not silent.
+
+        Found by a probe: indented SSE, and a second recording's BOM left mid-stream by
+        ``cat``, gave no events, no diagnostic and exit 0.
+        """
+        framer = Framer(format="sse")
+        items = framer.feed(b"data: {}\n\n" + line + b"\n\n") + framer.close()
+        assert [type(item).__name__ for item in items] == ["Frame", "Diagnostic"]
+        problem = items[1]
+        assert isinstance(problem, Diagnostic)
+        assert (problem.code, problem.line, problem.raw) == (Code.SSE_DATA_UNREAD, 3, line)
+
+    @pytest.mark.parametrize("line", [b"database: x", b"event: data", b"id: data", b"dat: {}"])
+    def test_other_fields_are_ignored_as_before(self, line: bytes) -> None:
+        framer = Framer(format="sse")
+        assert framer.feed(line + b"\n\n") + framer.close() == []
+
+    @pytest.mark.parametrize("first", [b"event\n", b"data\r\n", b"id\n", b"retry\n"])
+    def test_a_bare_field_first_is_sse(self, first: bytes) -> None:
+        """A field alone on its line, no colon (the SSE spec allows it): SSE, not JSONL."""
+        framer = Framer()
+        items = framer.feed(first + b'data: {"a":1}\n\n') + framer.close()
+        assert framer.format == "sse"
+        # A bare data field adds an empty line to the event's data, as the spec says.
+        data = b'\n{"a":1}' if first.startswith(b"data") else b'{"a":1}'
+        assert [item.payload for item in items if isinstance(item, Frame)] == [data]
+
     def test_format_detected(self) -> None:
         """The format property is None until decided, then the chosen format."""
         framer = Framer()

@@ -27,6 +27,9 @@ class Code(enum.StrEnum):
     LINE_TOO_LONG = "line.too_long"
     #: ERROR: an SSE stream holds a line that is a JSON object, not a field; dropped.
     SSE_JSON_LINE = "sse.json_line"
+    #: ERROR: an SSE line is a ``data`` field but for what precedes its name (blanks, a
+    #: byte order mark) or its colon: SSE reads an unknown field and drops it; reported.
+    SSE_DATA_UNREAD = "sse.data_unread"
     #: ERROR: a line (or a sample file's line) is not JSON; skipped.
     JSON_INVALID = "json.invalid"
     #: ERROR: a line holds bytes that are not UTF-8 (RFC 8259 §8.1 requires it); skipped.

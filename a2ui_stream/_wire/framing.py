@@ -49,8 +49,14 @@ _COLON = ord(":")
 _OPEN_BRACE = ord("{")
 #: A byte that is not blank (space, tab, CR, LF): where "auto" looks for the first one.
 _NOT_BLANK = re.compile(rb"[^ \t\r\n]")
-#: First bytes that make ``"auto"`` choose SSE: a field the SSE spec defines, or a comment.
-_SSE_PREFIXES = (b"data:", b":", b"event:", b"id:", b"retry:")
+#: First bytes that make ``"auto"`` choose SSE: a field the SSE spec defines, or a comment;
+#: a field may also stand alone on its line, without a colon (no JSON line is one).
+_SSE_FIELDS = (b"data", b"event", b"id", b"retry")
+_SSE_PREFIXES = (
+    b":",
+    *(field + b":" for field in _SSE_FIELDS),
+    *(field + end for field in _SSE_FIELDS for end in (b"\n", b"\r")),
+)
 #: Longest prefix to look at before deciding (``b"retry:"``).
 _DETECT_BYTES = max(len(prefix) for prefix in _SSE_PREFIXES)
 #: Bytes of an over-long line kept in its diagnostic.
@@ -94,6 +100,31 @@ def _json_line(line: int, offset: int, raw: bytes) -> Diagnostic:
         message=(
             "line is a JSON object, not an SSE field (data: ...): SSE ignores it, so it "
             "was dropped; is the input JSONL?"
+        ),
+        severity=Severity.ERROR,
+        line=line,
+        offset=offset,
+        raw=raw,
+    )
+
+
+def _misspelt_data(raw: bytes) -> bool:
+    """Whether a line is a ``data`` field but for blanks or a BOM around its name.
+
+    SSE reads ``"  data: x"`` as a field named ``"  data"``, and a second recording's
+    BOM left mid-stream by ``cat`` as part of the name: unknown fields, dropped in
+    silence, where the stream meant events.
+    """
+    name = raw.split(b":", 1)[0]
+    return name != b"data" and name.strip().removeprefix(_BOM).strip() == b"data"
+
+
+def _data_unread(line: int, offset: int, raw: bytes) -> Diagnostic:
+    return Diagnostic(
+        code=Code.SSE_DATA_UNREAD,
+        message=(
+            "line is a data field but for what surrounds its name (blanks, a byte order "
+            "mark): SSE reads it as another field, so it was dropped"
         ),
         severity=Severity.ERROR,
         line=line,
@@ -164,6 +195,8 @@ class _SseLines:
         else:
             if raw.lstrip()[:1] == b"{":
                 out.append(_json_line(line, offset, raw[:_RAW_PREFIX]))
+            elif _misspelt_data(raw):
+                out.append(_data_unread(line, offset, raw[:_RAW_PREFIX]))
             return
         if not self._data:
             self._line, self._offset = line, offset
