@@ -562,6 +562,39 @@ class TestOwnership:
         ]
         assert parts(behind) == parts(alone)
 
+    @pytest.mark.parametrize(
+        "activity",
+        [
+            {"messageId": "other", "content": {"status": "building"}},
+            {"messageId": "act", "content": {"a2ui_operations": ops("t", "agent's own")}},
+        ],
+        ids=["a lone status", "the agent's own surface"],
+    )
+    def test_activity_not_named_by_the_middleware_leaves_the_tool_calls_drawing(
+        self, activity: dict[str, Any]
+    ) -> None:
+        """Only the middleware's ``a2ui-surface-...`` activity means it drew the calls.
+
+        Found by a probe against @ag-ui/a2ui-middleware: any a2ui-surface activity in a
+        run, even a lone building status under another id, turned off every later
+        render call and result of the run, with no word; the middleware draws them.
+        """
+        event = {"type": "ACTIVITY_SNAPSHOT", "activityType": "a2ui-surface", **activity}
+        arguments = {
+            "surfaceId": "s",
+            "components": [{"id": "root", "component": "Text", "text": "a"}],
+        }
+        backend = [
+            start("b1", "search"),
+            end("b1"),
+            result("b1", {"a2ui_operations": ops("x", "b")}),
+        ]
+        processor = Processor()
+        processor.feed_events([RUN, event, *render("c1", arguments), *backend])
+        drawn = [(sid, text) for sid, _, text in parts(processor)]
+        assert ("s", {"$type": "Markdown", "value": "a"}) in drawn
+        assert ("x", {"$type": "Markdown", "value": "b"}) in drawn
+
 
 class TestValues:
     def test_an_old_state_fed_again_means_what_it_meant(self) -> None:

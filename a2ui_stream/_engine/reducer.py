@@ -383,7 +383,9 @@ def _on_activity_snapshot(
     if not tool:
         carriers = run.carriers
         # Noted at the run's first activity: every later snapshot skips the call.
-        if type(carriers) is not Carriers or not carriers.behind_middleware:
+        if (
+            type(carriers) is not Carriers or not carriers.behind_middleware
+        ) and key.startswith(MIDDLEWARE_PREFIX):
             run, state = _behind_middleware(run, state)
     previous = (run.tool_buckets if tool else run.buckets).get(key)
     if event.replace is False and previous is not None:
@@ -414,8 +416,18 @@ def _on_activity_snapshot(
     return _apply_lifecycle(state, run, key, read, context)
 
 
+#: How the middleware names every activity message it draws (reference, section 2):
+#: ``a2ui-surface-<callId>``, or ``a2ui-surface-<surfaceId>-<key>`` for a result's.
+MIDDLEWARE_PREFIX = "a2ui-surface-"
+
+
 def _behind_middleware(run: RunState, state: StreamState) -> tuple[RunState, StreamState]:
-    """Note that the run carries genuine activity, which draws its render calls itself."""
+    """Note that the run carries the middleware's activity, which draws its render calls.
+
+    Only activity named as the middleware names it counts: an agent's own surface
+    activity beside its render calls (or a lone ``{status}`` under another id) left
+    every later tool call of the run undrawn, where the middleware draws them.
+    """
     carriers = run.carriers
     if type(carriers) is Carriers and carriers.behind_middleware:
         return run, state  # noted at the run's first activity
@@ -480,7 +492,8 @@ def _on_activity_delta(state: StreamState, event: ev.ActivityDelta, context: Con
         return state, (), ()  # no patch (kept with a warning, as upstream keeps it): no change
     key = event.message_id if isinstance(event.message_id, str) else ANONYMOUS_MESSAGE_ID
     run, state = _current_run(state)
-    run, state = _behind_middleware(run, state)
+    if key.startswith(MIDDLEWARE_PREFIX):
+        run, state = _behind_middleware(run, state)
     bucket = run.buckets.get(key)
     lifecycle = run.lifecycles.get(key)
     if bucket is not None:
