@@ -383,9 +383,9 @@ def _on_activity_snapshot(
     if not tool:
         carriers = run.carriers
         # Noted at the run's first activity: every later snapshot skips the call.
-        if (
-            type(carriers) is not Carriers or not carriers.behind_middleware
-        ) and key.startswith(MIDDLEWARE_PREFIX):
+        if (type(carriers) is not Carriers or not carriers.behind_middleware) and key.startswith(
+            MIDDLEWARE_PREFIX
+        ):
             run, state = _behind_middleware(run, state)
     previous = (run.tool_buckets if tool else run.buckets).get(key)
     if event.replace is False and previous is not None:
