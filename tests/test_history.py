@@ -343,3 +343,49 @@ def test_a_history_of_bad_messages_is_dropped_whole_past_a_bound() -> None:
     processor.feed(_snapshot_line([*messages, activity("x", text_surface("s", "one"))]))
     codes = [str(d.code) for d in processor.take_diagnostics()]
     assert codes.count("event.field_ignored") == 33  # 32 messages, then the field
+
+
+def _call_message(message_id: str, call_id: str) -> dict[str, Any]:
+    call = {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": "render_a2ui", "arguments": "{}"},
+    }
+    return assistant(message_id, toolCalls=[call])
+
+
+def _result_message(call_id: str) -> dict[str, Any]:
+    return {"id": f"r-{call_id}", "role": "tool", "toolCallId": call_id, "content": "ok"}
+
+
+def test_the_middlewares_activity_belongs_to_its_calls_message() -> None:
+    """As ``@ag-ui/client`` stores a thread behind the middleware: activity first.
+
+    The middleware's first snapshot of a call comes before the call starts, so the
+    client stores each activity before the assistant message holding its call. Found by
+    a probe: owned by the nearest owner before it, the thread's first surface had none
+    (an orphan) and the second went to the first turn's message.
+    """
+    messages = [
+        {"id": "u1", "role": "user", "content": "one"},
+        activity("a2ui-surface-c1", text_surface("s1", "first")),
+        _call_message("m1", "c1"),
+        _result_message("c1"),
+        {"id": "u2", "role": "user", "content": "two"},
+        activity("a2ui-surface-s2-c2", text_surface("s2", "second")),  # a result's naming
+        _call_message("m2", "c2"),
+        _result_message("c2"),
+    ]
+    drawn, codes = restored(messages)
+    assert drawn == [("m1", [("s1", "first")]), ("m2", [("s2", "second")])]
+    assert codes == []
+
+
+def test_other_activity_keeps_the_nearest_owner_before_it() -> None:
+    """An activity not named after a call of the history: upstream's rule, unchanged."""
+    messages = [
+        assistant("a1", content="x"),
+        activity("a2ui-surface-elsewhere", text_surface("s", "one")),
+        _call_message("m1", "c1"),
+    ]
+    assert restored(messages)[0] == [("a1", [("s", "one")])]

@@ -89,6 +89,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BASIC_CATALOG_ID",
+    "MIDDLEWARE_PREFIX",
     "RENDER_TOOL_NAME",
     "WRAPPER_TOOL_NAME",
     "Carriers",
@@ -222,6 +223,11 @@ Drawings: TypeAlias = tuple[ev.ActivitySnapshot, ...]
 _Carried: TypeAlias = tuple[Carriers, Drawings, tuple[Diagnostic, ...]]
 
 _replace = msgspec.structs.replace
+
+
+#: How the middleware names every activity message it draws (reference, section 2):
+#: ``a2ui-surface-<callId>``, or ``a2ui-surface-<surfaceId>-<callId>`` for a result's.
+MIDDLEWARE_PREFIX: Final = "a2ui-surface-"
 
 
 def saw_activity(carriers: Carriers) -> Carriers:

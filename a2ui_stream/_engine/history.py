@@ -2,7 +2,8 @@
 
 Owns how ``role: "activity"`` messages of a restored thread become parts: each
 a2ui-surface activity belongs to the nearest preceding assistant (or reasoning)
-message, its operations are applied from scratch, ``replace`` is not consulted, and a
+message (the middleware's, to the message holding the call it is named after:
+:func:`_own_activity`), its operations are applied from scratch, ``replace`` is not consulted, and a
 later activity with the same id overwrites an earlier one (reference: assistant-ui
 converter §1c), as upstream's client rebuilds them. One deliberate difference: an
 activity id reused under a later owner moves its surfaces there, where upstream's
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import msgspec
 
-from a2ui_stream._engine.carriers import Carriers, ToolConfig, carry
+from a2ui_stream._engine.carriers import MIDDLEWARE_PREFIX, Carriers, ToolConfig, carry
 from a2ui_stream._state.stream import (
     A2UI_ACTIVITY_TYPE,
     ANONYMOUS_MESSAGE_ID,
@@ -295,6 +296,7 @@ def _live_order(listed: Sequence[_Listed], tools: ToolConfig) -> list[tuple[int,
         ):
             owner = turn_owner = message_id
         owner_at.append(owner)
+    _own_activity(listed, owner_at)
     ordered: list[tuple[int, str | None]] = []
     index, count = 0, len(listed)
     while index < count:
@@ -320,6 +322,37 @@ def _live_order(listed: Sequence[_Listed], tools: ToolConfig) -> list[tuple[int,
                 index += 1
         ordered.extend((at, owner_at[at]) for at in range(results, inner))
     return ordered
+
+
+def _own_activity(listed: Sequence[_Listed], owner_at: list[str | None]) -> None:
+    """Give the middleware's activity to the owner of the call it was drawn from.
+
+    The middleware names each activity message after its call (``a2ui-surface-<callId>``,
+    or ``a2ui-surface-<surfaceId>-<callId>``), and ``@ag-ui/client`` stores it before the
+    assistant message holding the call (the middleware's first snapshot of a call comes
+    before the call starts). Owned by the nearest owner before it, as upstream's rule
+    has it, a thread's first surface had none and each later one went to the turn
+    before; owned by the call's message, each is where the live run drew it.
+    """
+    owner_of = {
+        call_id: owner_at[index]
+        for index, (_role, _id, fields) in enumerate(listed)
+        for call_id, _name in _calls(fields)
+        if isinstance(call_id, str) and call_id
+    }
+    if not owner_of:
+        return
+    for index, (role, message_id, _fields) in enumerate(listed):
+        if role != "activity" or not message_id or not message_id.startswith(MIDDLEWARE_PREFIX):
+            continue
+        named = message_id.removeprefix(MIDDLEWARE_PREFIX)
+        found = owner_of.get(named)
+        cut = named.find("-")
+        while found is None and cut >= 0:  # ``<surfaceId>-<callId>``: any cut, ids hold "-"
+            found = owner_of.get(named[cut + 1 :])
+            cut = named.find("-", cut + 1)
+        if found is not None:
+            owner_at[index] = found
 
 
 def _renders_alone(message: _Listed, tools: ToolConfig) -> bool:

@@ -45,6 +45,7 @@ from a2ui_stream._engine.buckets import (
     with_run,
 )
 from a2ui_stream._engine.carriers import (
+    MIDDLEWARE_PREFIX,
     RENDER_TOOL_NAME,
     WRAPPER_TOOL_NAME,
     Carriers,
@@ -414,11 +415,6 @@ def _on_activity_snapshot(
     if type(read) is Diagnostic:
         return state, (), (locate(read, key, context),)
     return _apply_lifecycle(state, run, key, read, context)
-
-
-#: How the middleware names every activity message it draws (reference, section 2):
-#: ``a2ui-surface-<callId>``, or ``a2ui-surface-<surfaceId>-<key>`` for a result's.
-MIDDLEWARE_PREFIX = "a2ui-surface-"
 
 
 def _behind_middleware(run: RunState, state: StreamState) -> tuple[RunState, StreamState]:
