@@ -11,6 +11,7 @@ from helpers import Result, text_surface
 from a2ui_stream import Processor, Reducer
 from a2ui_stream._convert.converter import Converter
 from a2ui_stream._engine.history import SeenIn, normalize_document, rehydrate
+from a2ui_stream._wire.codes import Code
 from a2ui_stream._wire.diagnostics import Diagnostic, Severity
 from a2ui_stream._wire.limits import Limits
 
@@ -150,6 +151,24 @@ def test_reasoning_owns_too_and_other_activity_is_ignored() -> None:
         activity("y", text_surface("t", "not ui"), kind="other"),
     ]
     assert restored(messages) == ([("r1", [("s", "mine")])], [])
+
+
+@pytest.mark.parametrize("content", ["", "   ", None])
+def test_a_reasoning_message_with_no_text_owns_nothing(content: str | None) -> None:
+    """Encrypted reasoning (no text, an ``encryptedValue``) shows no message upstream.
+
+    Found by a probe against the published client: the surface after it hung on the
+    reasoning message, an id the client's thread does not show.
+    """
+    reasoning = {"id": "r", "role": "reasoning", "content": content, "encryptedValue": "opaque"}
+    messages = [
+        assistant("a1", content="x"),
+        reasoning,
+        activity("x", text_surface("s", "one")),
+    ]
+    assert restored(messages) == ([("a1", [("s", "one")])], [])
+    alone, codes = restored(messages[1:])
+    assert (alone, codes) == ([], [Code.HISTORY_ORPHAN_ACTIVITY])
 
 
 def test_render_tool_calls_draw_on_their_assistant_message() -> None:

@@ -291,8 +291,10 @@ def _live_order(listed: Sequence[_Listed], tools: ToolConfig) -> list[tuple[int,
     for role, message_id, fields in listed:
         if role == "user":
             turn_owner = None
-        elif role in _OWNER_ROLES and not (
-            turn_owner is not None and _nameless(role, message_id, fields)
+        elif (
+            role in _OWNER_ROLES
+            and not (turn_owner is not None and _nameless(role, message_id, fields))
+            and not _blank_reasoning(role, fields)
         ):
             owner = turn_owner = message_id
         owner_at.append(owner)
@@ -322,6 +324,16 @@ def _live_order(listed: Sequence[_Listed], tools: ToolConfig) -> list[tuple[int,
                 index += 1
         ordered.extend((at, owner_at[at]) for at in range(results, inner))
     return ordered
+
+
+def _blank_reasoning(role: Any, fields: Mapping[str, Any]) -> bool:
+    """Whether a stored reasoning message has no text to show (an encrypted one, say).
+
+    Upstream's client shows no message for it, so it owns nothing: what follows it
+    belongs to the owner before it.
+    """
+    content = fields.get("content")
+    return role == "reasoning" and not (isinstance(content, str) and content.strip())
 
 
 def _own_activity(listed: Sequence[_Listed], owner_at: list[str | None]) -> None:
