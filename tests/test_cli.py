@@ -753,6 +753,43 @@ class TestIoErrors:
         assert printed
 
     @pytest.mark.parametrize(
+        "argv",
+        [
+            ["process", "/proc/self/mem"],
+            ["inspect", "/proc/self/mem"],
+            ["inspect", "--tree", "/proc/self/mem"],
+            ["render", "/proc/self/mem"],
+            ["envelope", "/proc/self/mem"],
+        ],
+        ids=" ".join,
+    )
+    def test_a_read_error_names_the_input(self, argv: list[str]) -> None:
+        """A read that fails (``/proc/self/mem`` gives EIO) names the file, in every command.
+
+        Found by a probe: only ``process`` did; the others said ``[Errno 5]``.
+        """
+        if not Path("/proc/self/mem").exists():
+            pytest.skip("no /proc/self/mem on this system to fail a read")
+        completed = subprocess.run(  # noqa: S603 - our own command line
+            [str(CONSOLE_SCRIPT), *argv], capture_output=True, check=False, timeout=60
+        )
+        assert completed.returncode == 2
+        assert b"path=/proc/self/mem" in completed.stderr
+        assert b"Traceback" not in completed.stderr
+
+    def test_render_names_the_output_not_its_temporary(self, tmp_path: Path) -> None:
+        """``-o`` into a missing folder names the path given, not a made-up temporary."""
+        out = tmp_path / "no-such-dir" / "out.html"
+        completed = subprocess.run(  # noqa: S603 - our own command line
+            [str(CONSOLE_SCRIPT), "render", str(cases.RECORDING_PATH), "-o", str(out)],
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+        assert completed.returncode == 2
+        assert f"path={out} ".encode() in completed.stderr
+
+    @pytest.mark.parametrize(
         ("closing", "argv", "named"),
         [
             ("<&-", ["process", "-"], "<stdin>"),

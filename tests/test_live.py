@@ -121,6 +121,14 @@ class TestOutput:
         assert not plain.context
         assert not plain.forwarded_props
 
+    def test_a_bad_catalog_is_named(self, cli: Callable[..., Result], tmp_path: Path) -> None:
+        """A catalog document that does not read says which file, before any request."""
+        catalog = tmp_path / "catalog.json"
+        catalog.write_text('{"bad": 1}')
+        result = cli("run", "http://127.0.0.1:9/agent", "-m", "x", "--catalog", catalog)
+        assert result.code == 2
+        assert f"--catalog {catalog}: not a catalog document" in result.err
+
     def test_own_catalog(self, cli: Callable[..., Result], tmp_path: Path) -> None:
         """--catalog sends that catalog document as the schema entry."""
         catalog = tmp_path / "catalog.json"

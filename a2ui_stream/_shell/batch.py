@@ -28,6 +28,7 @@ import msgspec
 from a2ui_stream._engine import summary as sums
 from a2ui_stream._engine.threads import envelope_line, find_thread, thread_name
 from a2ui_stream._shell import options
+from a2ui_stream._shell.filelog import naming
 from a2ui_stream._shell.pipeline import iter_file_chunks
 from a2ui_stream._shell.report import EXIT_BAD_INPUT, EXIT_OK
 from a2ui_stream._shell.resume import identity, path_identity
@@ -210,7 +211,7 @@ def envelope(arguments: argparse.Namespace, reporter: Reporter) -> int:
             message = f"{path} is the file standard output goes to; leave it out of the inputs"
             raise UsageError(message)
     for path in paths:
-        with Path(path).open("rb") as source:
+        with naming(path), Path(path).open("rb") as source:
             found, frames = _recording(source, limit)
             thread = found or thread_name(path)
             seq = counts.get(thread, 0)

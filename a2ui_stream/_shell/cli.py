@@ -294,6 +294,11 @@ def settle_chunk() -> None:
     gc.freeze()
 
 
+def _input_name(name: str) -> str:
+    """How an I/O error names the input: its path, or ``<stdin>`` for ``-``."""
+    return "<stdin>" if name == "-" else name
+
+
 def _open_input(name: str, stack: ExitStack) -> BinaryIO:
     if name == "-":
         return sys.stdin.buffer
@@ -433,6 +438,7 @@ def _inspect(arguments: argparse.Namespace, reporter: Reporter) -> int:
     if arguments.tree:
         return render.inspect_tree(arguments, reporter)
     with ExitStack() as stack:
+        stack.enter_context(naming(_input_name(arguments.input)))  # a read names its file
         source = _open_input(arguments.input, stack)
         summary, read, rejected, head = _summarise(
             iter_file_chunks(source),

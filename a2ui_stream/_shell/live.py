@@ -27,6 +27,7 @@ from a2ui_stream._request.catalog import Catalog, basic_catalog
 from a2ui_stream._request.request import RENDER_TOOL_NAME, A2uiRequest
 from a2ui_stream._shell import options
 from a2ui_stream._shell.chat import chat
+from a2ui_stream._shell.filelog import naming
 from a2ui_stream._shell.output import Output
 from a2ui_stream._shell.report import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from a2ui_stream._shell.resume import open_log, resumed_processor
@@ -172,7 +173,12 @@ def _request(arguments: argparse.Namespace) -> A2uiRequest | None:
     if arguments.no_request:
         return None
     if arguments.catalog is not None:
-        return A2uiRequest(Catalog.from_json(arguments.catalog.read_bytes()))
+        with naming(arguments.catalog):  # a read that fails names the file
+            document = arguments.catalog.read_bytes()
+        try:
+            return A2uiRequest(Catalog.from_json(document))
+        except UsageError as error:
+            raise UsageError(f"--catalog {arguments.catalog}: {error}") from None
     return A2uiRequest(basic_catalog("v0.9"))
 
 

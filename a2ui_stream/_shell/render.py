@@ -545,6 +545,7 @@ def _load(
     """Read and reduce the input the arguments name, report its diagnostics, give its title."""
     name: str = arguments.input
     with ExitStack() as stack:
+        stack.enter_context(naming("<stdin>" if name == "-" else name))  # a read names it
         source = sys.stdin.buffer if name == "-" else stack.enter_context(Path(name).open("rb"))
         collected = collect(
             source,
@@ -602,7 +603,11 @@ def _replace(path: Path, data: bytes) -> None:
         with path.open("wb") as file:  # a directory fails here, naming itself
             file.write(data)
         return
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    except OSError as error:  # named after the path given, not the temporary's made-up name
+        error.filename = os.fspath(path)
+        raise
     try:
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
