@@ -865,3 +865,17 @@ class TestIoErrors:
             )
         assert completed.returncode == 2
         assert f"path={named} reason='No space left on device'".encode() in completed.stderr
+
+    @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+    def test_version_on_a_full_disk_names_stdout(self) -> None:
+        """Found by a probe: ``--version > /dev/full`` said ``cannot use None``."""
+        with open("/dev/full", "wb") as full:  # noqa: PTH123 - a device, not a path to build
+            completed = subprocess.run(  # noqa: S603 - our own console script
+                [str(CONSOLE_SCRIPT), "--version"],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                check=False,
+                timeout=60,
+            )
+        assert completed.returncode == 2
+        assert completed.stderr == b"a2ui-stream: cannot use <stdout>: No space left on device\n"

@@ -225,11 +225,15 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     argv, passthrough = batch.split_passthrough(sys.argv[1:] if argv is None else argv)
     try:
-        arguments = parser.parse_args(argv)
-    except SystemExit as exit_:
-        return int(exit_.code or 0)
-    except OSError as error:  # --help or --version with standard output closed
-        sys.stderr.write(f"a2ui-stream: cannot use {error.filename}: {error.strerror}\n")
+        try:
+            arguments = parser.parse_args(argv)
+        except SystemExit as exit_:
+            # --help and --version have printed: a full disk shows at the flush, so say it.
+            sys.stdout.flush()
+            return int(exit_.code or 0)
+    except OSError as error:  # --help or --version with standard output closed or full
+        named = error.filename or "<stdout>"
+        sys.stderr.write(f"a2ui-stream: cannot use {named}: {error.strerror}\n")
         return EXIT_USAGE
     arguments.passthrough = passthrough
     configure_logging(arguments.log_format, verbose=arguments.verbose, stream=sys.stderr)
