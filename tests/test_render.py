@@ -425,6 +425,18 @@ class TestOutput:
         assert temporary.read_bytes() == out.read_bytes()
         temporary.unlink()
 
+    def test_open_without_a_browser_says_where_the_page_is(
+        self, cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Found by a probe: with no browser, --open exited 0 saying nothing at all."""
+        monkeypatch.setattr(webbrowser, "open", lambda *_args, **_options: False)
+        result = cli("render", "--open", cases.RECORDING_PATH)
+        assert result.code == 0
+        assert "no web browser opened the page" in result.err
+        page = Path(result.err.split("path=")[1].split()[0])
+        assert page.read_bytes().startswith(b"<!DOCTYPE html>")
+        page.unlink()
+
     def test_missing_file(self, cli: Callable[..., Result], tmp_path: Path) -> None:
         """A missing input is a usage error naming it."""
         result = cli("render", tmp_path / "nope.jsonl")

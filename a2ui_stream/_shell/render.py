@@ -677,8 +677,9 @@ def command(arguments: argparse.Namespace, reporter: Reporter) -> int:
     else:
         _write_atomically(target, data)
         reporter.logger.debug("wrote the page", path=str(target), bytes=len(data))
-        if arguments.open:
-            webbrowser.open(target.resolve().as_uri())
+        if arguments.open and not webbrowser.open(target.resolve().as_uri()):
+            # No browser to open it (a server, a container): say where the page is.
+            reporter.logger.warning("no web browser opened the page", path=str(target))
     return _finish(collected, reporter, arguments)
 
 
