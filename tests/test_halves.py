@@ -166,3 +166,16 @@ class TestAlone:
         """Inside the text, at the wrong end, or outside a delta: the line is refused."""
         out = EventDecoder().feed(_line(event))
         assert [getattr(item, "code", None) for item in out] == [Code.JSON_INVALID]
+
+
+def test_the_halves_waiting_are_bounded() -> None:
+    """Halves under ever new ids: past 1,024 waiting, the oldest gives way, with a word."""
+    events = [
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"m{n}", "delta": "x\ud83d"}
+        for n in range(1025)
+    ]
+    decoder = EventDecoder()
+    out = decoder.feed(b"".join(map(_line, events)))
+    warnings = [item for item in out if getattr(item, "code", None) == Code.EVENT_SURROGATE_HALF]
+    assert [(w.line, w.message_id) for w in warnings] == [(1, None)]  # type: ignore[union-attr]
+    assert len(decoder._halves._waiting) == 1024

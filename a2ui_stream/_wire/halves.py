@@ -79,6 +79,9 @@ STREAM_EVENTS: Final = frozenset(_STREAMS)
 _MARK: Final = "\ufdd0"
 _MARK_ESCAPE: Final = b"\\ufdd0"
 _MARK_BYTES: Final = _MARK.encode()
+#: Streams whose half may wait at once: the oldest gives way past it (a hostile stream
+#: of halves under ever new ids must not grow the decoder without bound).
+_MAX_WAITING: Final = 1024
 _LOW: Final = range(0xDC00, 0xE000)
 _HIGH: Final = range(0xD800, 0xDC00)
 
@@ -184,7 +187,11 @@ class Halves:
         if low is not None:
             found.append(_half_warning(line, offset, "began with"))
         if high is not None:
-            self._waiting[stream] = (high, line, offset)
+            waiting_now = self._waiting
+            if len(waiting_now) >= _MAX_WAITING:  # a bound: the oldest half gives way
+                _, at, where = waiting_now.pop(next(iter(waiting_now)))
+                found.append(_half_warning(at, where, "ended with"))
+            waiting_now[stream] = (high, line, offset)
         return msgspec.structs.replace(event, delta=delta)
 
     def settle(self, event: ev.Event, found: list[Any]) -> None:
