@@ -21,7 +21,7 @@ a chunk waits for the next byte, which decides whether it is half of a CRLF.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias, final
+from typing import TYPE_CHECKING, Final, Literal, Protocol, TypeAlias, final
 
 import msgspec
 
@@ -94,13 +94,24 @@ def _too_long(what: str, line: int, offset: int, limit: int, raw: bytes) -> Diag
     )
 
 
-def _json_line(line: int, offset: int, raw: bytes) -> Diagnostic:
+#: Why an SSE line that is not read was dropped, by its diagnostic's code.
+_UNREAD_LINES: Final = {
+    Code.SSE_JSON_LINE: (
+        "line is a JSON object, not an SSE field (data: ...): SSE ignores it, so it "
+        "was dropped; is the input JSONL?"
+    ),
+    Code.SSE_DATA_UNREAD: (
+        "line is a data field but for what surrounds its name (blanks, a byte order "
+        "mark): SSE reads it as another field, so it was dropped"
+    ),
+}
+
+
+def _unread(code: Code, line: int, offset: int, raw: bytes) -> Diagnostic:
+    """The ERROR of an SSE line the spec has ignored that meant an event."""
     return Diagnostic(
-        code=Code.SSE_JSON_LINE,
-        message=(
-            "line is a JSON object, not an SSE field (data: ...): SSE ignores it, so it "
-            "was dropped; is the input JSONL?"
-        ),
+        code=code,
+        message=_UNREAD_LINES[code],
         severity=Severity.ERROR,
         line=line,
         offset=offset,
@@ -117,20 +128,6 @@ def _misspelt_data(raw: bytes) -> bool:
     """
     name = raw.split(b":", 1)[0]
     return name != b"data" and name.strip().removeprefix(_BOM).strip() == b"data"
-
-
-def _data_unread(line: int, offset: int, raw: bytes) -> Diagnostic:
-    return Diagnostic(
-        code=Code.SSE_DATA_UNREAD,
-        message=(
-            "line is a data field but for what surrounds its name (blanks, a byte order "
-            "mark): SSE reads it as another field, so it was dropped"
-        ),
-        severity=Severity.ERROR,
-        line=line,
-        offset=offset,
-        raw=raw,
-    )
 
 
 class _Lines(Protocol):
@@ -194,9 +191,9 @@ class _SseLines:
             value = b""
         else:
             if raw.lstrip()[:1] == b"{":
-                out.append(_json_line(line, offset, raw[:_RAW_PREFIX]))
+                out.append(_unread(Code.SSE_JSON_LINE, line, offset, raw[:_RAW_PREFIX]))
             elif _misspelt_data(raw):
-                out.append(_data_unread(line, offset, raw[:_RAW_PREFIX]))
+                out.append(_unread(Code.SSE_DATA_UNREAD, line, offset, raw[:_RAW_PREFIX]))
             return
         if not self._data:
             self._line, self._offset = line, offset
